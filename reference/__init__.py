@@ -1,0 +1,22 @@
+"""The reference reboot counter of rebootspec: the spec's rules as small readable functions.
+
+`count_path` is the whole answer for one file; `python -m reference` is its command line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reference.count import Count, count_state
+from reference.errors import Notice, Rejection
+from reference.replay import Replay, load_path
+
+__all__ = ["Count", "Notice", "Rejection", "Replay", "count_path", "load_path"]
+
+
+def count_path(path: Path) -> Count:
+    """Replay a `.jsonl` or `.json` session and count its reboots; raises Rejection (ERR-*)."""
+    replay = load_path(path)
+    count = count_state(replay.state)
+    count.notices[:0] = replay.notices
+    return count

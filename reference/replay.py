@@ -1,0 +1,291 @@
+"""Replay of VS Code's chat-session mutation log into its final state (RPL-*, ERR-*, LEG-1).
+
+This mirrors VS Code's own reader (`ObjectMutationLog.read`): the log is read line by line,
+kind 0 replaces the state, kinds 1-3 change it in place. Where the spec deliberately differs
+from that reader (the torn tail, JavaScript coercions, size bounds) the rule ID says so.
+
+The file is streamed: memory is the state plus the longest line, never the whole file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import orjson
+
+from reference.errors import (
+    E_EMPTY,
+    E_ENTRY,
+    E_JSON,
+    E_LIMIT,
+    E_NO_INITIAL,
+    E_PATH,
+    E_PUSH,
+    E_STATE,
+    W_TORN_TAIL,
+    Notice,
+    Rejection,
+)
+
+BOM = b"\xef\xbb\xbf"
+# ERR-8: at most this many holes (array slots padded by an index past the end) per file.
+HOLE_LIMIT = 65_536
+# ERR-8: JSON nested deeper than this is rejected (orjson's own limit).
+DEPTH_LIMIT = 1024
+
+MISSING: Any = object()  # a field that is absent from an entry (distinct from JSON null)
+
+
+@dataclass
+class Replay:
+    """The outcome of reading one session file: its final state and any warnings."""
+
+    state: dict[str, Any]
+    notices: list[Notice] = field(default_factory=list)
+    lines: int = 0  # non-empty lines applied
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_json(raw: bytes, line: int) -> Any:
+    """Parse one JSON text as JavaScript's JSON.parse would (RPL-2, ERR-3, ERR-8).
+
+    orjson is the fast path. It refuses a few texts JSON.parse accepts (bytes that are not
+    UTF-8, which VS Code decodes with replacement; escaped lone surrogates; numbers beyond the
+    double range), so on failure the text is decoded with replacement and parsed again by the
+    standard library, which accepts exactly those.
+    """
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as first:
+        if "depth limit" in str(first):
+            raise Rejection(line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
+        text = raw.decode("utf-8", "replace")
+        try:
+            return json.loads(text, parse_constant=_reject_constant)
+        except RecursionError:
+            raise Rejection(line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
+        except ValueError:
+            raise Rejection(line, E_JSON, f"not valid JSON ({_short(first)})") from None
+
+
+def _short(error: Exception) -> str:
+    return str(error).split(":", 1)[0]
+
+
+def _as_int(value: Any) -> int | None:
+    """A JSON number with an integral value (JSON.parse makes 1.0 and 1 the same number)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+class _Replayer:
+    """Applies entries to a state; one instance per file (it keeps the hole budget)."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] | None = None
+        self.holes = 0
+        self.lines = 0
+
+    def apply(self, entry: Any, line: int) -> None:
+        """Apply one parsed line (RPL-3..RPL-8)."""
+        if not isinstance(entry, dict):
+            raise Rejection(line, E_ENTRY, "the line is not a JSON object")
+        kind = _as_int(entry.get("kind", MISSING))
+        if kind not in (0, 1, 2, 3):
+            raise Rejection(line, E_ENTRY, f"unknown kind {_show(entry.get('kind'))}")
+        self.lines += 1
+        if kind == 0:  # RPL-4 Initial: the state becomes v, wherever the line stands.
+            value = entry.get("v", MISSING)
+            if not isinstance(value, dict):
+                raise Rejection(line, E_STATE, "kind 0 line whose v is not an object")
+            self.state = value
+            return
+        if self.state is None:  # ERR-2
+            raise Rejection(line, E_NO_INITIAL, f"kind {kind} line before the first kind 0 line")
+        keys = self._keys(entry, line)
+        if kind == 2:
+            self._push(keys, entry, line)
+        elif keys:  # RPL-6 / RPL-8: an empty path does nothing.
+            value = entry.get("v", MISSING) if kind == 1 else MISSING
+            parent = self._walk(keys, line)
+            self._assign(parent, keys[-1], value, line)
+
+    def _keys(self, entry: dict[str, Any], line: int) -> list[str | int]:
+        """RPL-5: `k` is an array of object keys (strings) and array indices (integers)."""
+        raw = entry.get("k", MISSING)
+        if not isinstance(raw, list):
+            raise Rejection(line, E_ENTRY, "k is missing or not an array")
+        keys: list[str | int] = []
+        for key in raw:
+            if isinstance(key, str):
+                keys.append(key)
+                continue
+            index = _as_int(key)
+            if index is None or index < 0:
+                raise Rejection(line, E_PATH, f"path element {_show(key)} is not a key or index")
+            keys.append(index)
+        return keys
+
+    def _walk(self, keys: list[str | int], line: int) -> dict[str, Any] | list[Any]:
+        """RPL-5: follow every key but the last, creating nothing (ERR-6 when it can't)."""
+        current: Any = self.state
+        for depth, key in enumerate(keys[:-1]):
+            current = _child(current, key)
+            if not isinstance(current, dict | list):
+                where = _path_text(keys[: depth + 1])
+                raise Rejection(line, E_PATH, f"{where} is missing or not an object or array")
+        return current  # type: ignore[no-any-return]
+
+    def _assign(self, parent: dict[str, Any] | list[Any], key: str | int, value: Any, line: int) -> None:
+        """RPL-6 Set / RPL-8 Delete on the last key; MISSING removes (JavaScript's undefined)."""
+        if isinstance(parent, dict):
+            if not isinstance(key, str):
+                raise Rejection(line, E_PATH, f"index {key} used on an object")
+            if value is MISSING:
+                parent.pop(key, None)
+            else:
+                parent[key] = value
+            return
+        if not isinstance(key, int):
+            raise Rejection(line, E_PATH, f"key {key!r} used on an array")
+        stored = None if value is MISSING else value  # undefined in an array is written as null
+        if key < len(parent):
+            parent[key] = stored
+        else:
+            self._pad(parent, key, line)  # RPL-9
+            parent.append(stored)
+
+    def _push(self, keys: list[str | int], entry: dict[str, Any], line: int) -> None:
+        """RPL-7 Push: truncate or pad to `i` when present, then append the items of `v`."""
+        if not keys:
+            raise Rejection(line, E_PATH, "kind 2 line with an empty path")
+        parent = self._walk(keys, line)
+        existing = _child(parent, keys[-1])
+        if existing is None:
+            array: list[Any] = []
+        elif isinstance(existing, list):
+            array = existing
+        else:
+            raise Rejection(line, E_PUSH, f"{_path_text(keys)} is not an array")
+        if "i" in entry:
+            start = _as_int(entry["i"])
+            if start is None or start < 0:
+                raise Rejection(line, E_ENTRY, f"i is {_show(entry['i'])}, not a non-negative integer")
+            if start <= len(array):
+                del array[start:]
+            else:
+                self._pad(array, start, line)
+        items = entry.get("v")
+        if items is not None:
+            if not isinstance(items, list):
+                raise Rejection(line, E_ENTRY, "v of a kind 2 line is not an array")
+            array.extend(items)
+        if existing is None:
+            self._assign(parent, keys[-1], array, line)
+
+    def _pad(self, array: list[Any], length: int, line: int) -> None:
+        """RPL-9: grow an array with holes (null) up to `length`, within the ERR-8 budget."""
+        missing = length - len(array)
+        self.holes += missing
+        if self.holes > HOLE_LIMIT:
+            raise Rejection(line, E_LIMIT, f"more than {HOLE_LIMIT} holes padded into arrays")
+        array.extend([None] * missing)
+
+
+def _child(container: Any, key: str | int) -> Any:
+    """The value at `key`, or None when absent (absent and null are alike on a walk)."""
+    if isinstance(container, dict) and isinstance(key, str):
+        return container.get(key)
+    if isinstance(container, list) and isinstance(key, int):
+        return container[key] if key < len(container) else None
+    return None
+
+
+def _path_text(keys: Iterable[str | int]) -> str:
+    return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys) or "<root>"
+
+
+def _show(value: Any) -> str:
+    if value is MISSING:
+        return "(absent)"
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def replay_stream(stream: BinaryIO) -> Replay:
+    """Replay a `.jsonl` log from a binary stream (RPL-1..RPL-9, ERR-1..ERR-9)."""
+    replayer = _Replayer()
+    notices: list[Notice] = []
+    line = 0
+    for raw in stream:  # binary iteration splits on LF only (RPL-1)
+        line += 1
+        terminated = raw.endswith(b"\n")
+        body = raw[:-1] if terminated else raw
+        if line == 1 and body.startswith(BOM):  # RPL-2
+            body = body[len(BOM) :]
+        if not body:
+            continue
+        try:
+            entry = parse_json(body, line)
+        except Rejection as rejection:
+            if terminated or rejection.code == E_LIMIT:
+                raise
+            # ERR-9: an unterminated final line that does not parse is an append in flight.
+            notices.append(
+                Notice(W_TORN_TAIL, "ignored an unterminated final line that does not parse", line=line)
+            )
+            break
+        replayer.apply(entry, line)
+    if replayer.state is None:
+        raise Rejection(0, E_EMPTY, "the log has no entries")  # ERR-1
+    return Replay(replayer.state, notices, replayer.lines)
+
+
+def replay_bytes(data: bytes) -> Replay:
+    """Replay a `.jsonl` log held in memory (tests and generators use this)."""
+    import io
+
+    return replay_stream(io.BytesIO(data))
+
+
+def load_flat(data: bytes) -> Replay:
+    """LEG-1: a legacy flat `.json` session is its own final state."""
+    body = data[len(BOM) :] if data.startswith(BOM) else data
+    if not body.strip():
+        raise Rejection(0, E_EMPTY, "the file is empty")
+    try:
+        state = orjson.loads(body)
+    except orjson.JSONDecodeError as first:
+        if "depth limit" in str(first):
+            raise Rejection(first.lineno, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
+        try:
+            state = json.loads(body.decode("utf-8", "replace"), parse_constant=_reject_constant)
+        except RecursionError:
+            raise Rejection(0, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
+        except json.JSONDecodeError as error:
+            raise Rejection(error.lineno, E_JSON, f"not valid JSON ({error.msg})") from None
+        except ValueError:
+            raise Rejection(first.lineno, E_JSON, f"not valid JSON ({_short(first)})") from None
+    if not isinstance(state, dict):
+        raise Rejection(1, E_STATE, "the session is not a JSON object")
+    return Replay(state, [], 1)
+
+
+def load_path(path: Path) -> Replay:
+    """Read a session file; the extension chooses the container (LEG-1)."""
+    if path.suffix == ".json":
+        return load_flat(path.read_bytes())
+    with path.open("rb") as stream:
+        return replay_stream(stream)
