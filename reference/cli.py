@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run one command; returns the exit code. `out`/`err` let tests and the runner call it in process."""
+    """Run one command and return its exit code; tests and the runner call it in process."""
     out = out or sys.stdout
     err = err or sys.stderr
     try:
@@ -68,7 +68,9 @@ def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) 
         err.write(f"error: {path}:0: out of memory\n")
         return EXIT_INTERNAL
     except Exception as error:  # a bug in the reference, never the input's fault
-        err.write(f"error: {path}:0: internal error in the reference: {type(error).__name__}: {error}\n")
+        err.write(
+            f"error: {path}:0: internal error in the reference: {type(error).__name__}: {error}\n"
+        )
         return EXIT_INTERNAL
     if args.command == "count":
         out.write(orjson.dumps(result.to_json()).decode() + "\n")
@@ -84,17 +86,28 @@ def explain(result: Count) -> str:
     for compaction in result.compactions:
         when = _time(compaction.timestamp)
         if not compaction.summaries:
-            rows.append(f"{compaction.request:>7}  {when:<19}  {compaction.marker:<33}  {'-':<12}  phantom")
+            rows.append(
+                f"{compaction.request:>7}  {when:<19}  {compaction.marker:<33}  {'-':<12}  phantom"
+            )
             continue
         for position in range(len(compaction.summaries)):
             event = events[(compaction.request, position)]
             verdict = "REBOOT" if event.reboot else "duplicate"
-            label = f"{compaction.request}.{position}" if len(compaction.summaries) > 1 else str(compaction.request)
-            rows.append(f"{label:>7}  {when:<19}  {compaction.marker:<33}  {event.md5[:12]:<12}  {verdict}")
+            label = (
+                f"{compaction.request}.{position}"
+                if len(compaction.summaries) > 1
+                else str(compaction.request)
+            )
+            rows.append(
+                f"{label:>7}  {when:<19}  {compaction.marker:<33}  {event.md5[:12]:<12}  {verdict}"
+            )
     for notice in result.notices:
         where = f"line {notice.line}" if notice.line is not None else f"request {notice.request}"
         rows.append(f"warning {notice.code} ({where}): {notice.message}")
-    rows.append(f"reboots: {result.reboots}  (requests: {result.requests}, compaction requests: {len(result.compactions)})")
+    rows.append(
+        f"reboots: {result.reboots}  (requests: {result.requests},"
+        f" compaction requests: {len(result.compactions)})"
+    )
     return "\n".join(rows) + "\n"
 
 

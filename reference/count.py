@@ -46,7 +46,12 @@ class SummaryEvent:
     reboot: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {"request": self.request, "summary": self.summary, "marker": self.marker, "md5": self.md5}
+        return {
+            "request": self.request,
+            "summary": self.summary,
+            "marker": self.marker,
+            "md5": self.md5,
+        }
 
 
 @dataclass
@@ -67,7 +72,9 @@ class Count:
             "reboot_events": [e.to_json() for e in self.events if e.reboot],
             "duplicates": [e.to_json() for e in self.events if not e.reboot],
             "phantoms": [
-                {"request": c.request, "marker": c.marker} for c in self.compactions if not c.summaries
+                {"request": c.request, "marker": c.marker}
+                for c in self.compactions
+                if not c.summaries
             ],
             "warnings": [n.to_json() for n in self.notices],
         }
@@ -163,7 +170,9 @@ def _text(entry: Any) -> str | None:
     return None
 
 
-def find_compactions(requests: list[Any], vocab: Vocabulary) -> tuple[list[Compaction], list[Notice]]:
+def find_compactions(
+    requests: list[Any], vocab: Vocabulary
+) -> tuple[list[Compaction], list[Notice]]:
     """MRK-5: every compaction request in order, with its summaries; warnings on the way."""
     compactions = []
     notices = []
@@ -174,15 +183,23 @@ def find_compactions(requests: list[Any], vocab: Vocabulary) -> tuple[list[Compa
         manual = manual_marker(request, vocab)
         summaries, failed = summaries_of(request)
         if failed:
-            notices.append(Notice(W_FAILED_SUMMARY, f"{failed} failed summary entries", request=index))
+            notices.append(
+                Notice(W_FAILED_SUMMARY, f"{failed} failed summary entries", request=index)
+            )
         if _has_server_compaction(request):
             notices.append(
-                Notice(W_SERVER_COMPACTION, "server-side compaction recorded only in toolCallRounds", request=index)
+                Notice(
+                    W_SERVER_COMPACTION,
+                    "server-side compaction recorded only in toolCallRounds",
+                    request=index,
+                )
             )
         if not markers and manual is None:
             if summaries:  # SUM-5
                 notices.append(
-                    Notice(W_SUMMARY_WITHOUT_MARKER, "a summary is stored but no marker", request=index)
+                    Notice(
+                        W_SUMMARY_WITHOUT_MARKER, "a summary is stored but no marker", request=index
+                    )
                 )
             if _has_in_progress(request, vocab):  # MRK-2
                 notices.append(Notice(W_IN_PROGRESS, "compaction left in progress", request=index))

@@ -65,12 +65,16 @@ def parse_json(raw: bytes, line: int) -> Any:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as first:
         if "depth limit" in str(first):
-            raise Rejection(line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
+            raise Rejection(
+                line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
+            ) from None
         text = raw.decode("utf-8", "replace")
         try:
             return json.loads(text, parse_constant=_reject_constant)
         except RecursionError:
-            raise Rejection(line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
+            raise Rejection(
+                line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
+            ) from None
         except ValueError:
             raise Rejection(line, E_JSON, f"not valid JSON ({_short(first)})") from None
 
@@ -148,7 +152,9 @@ class _Replayer:
                 raise Rejection(line, E_PATH, f"{where} is missing or not an object or array")
         return current  # type: ignore[no-any-return]
 
-    def _assign(self, parent: dict[str, Any] | list[Any], key: str | int, value: Any, line: int) -> None:
+    def _assign(
+        self, parent: dict[str, Any] | list[Any], key: str | int, value: Any, line: int
+    ) -> None:
         """RPL-6 Set / RPL-8 Delete on the last key; MISSING removes (JavaScript's undefined)."""
         if isinstance(parent, dict):
             if not isinstance(key, str):
@@ -182,7 +188,9 @@ class _Replayer:
         if "i" in entry:
             start = _as_int(entry["i"])
             if start is None or start < 0:
-                raise Rejection(line, E_ENTRY, f"i is {_show(entry['i'])}, not a non-negative integer")
+                raise Rejection(
+                    line, E_ENTRY, f"i is {_show(entry['i'])}, not a non-negative integer"
+                )
             if start <= len(array):
                 del array[start:]
             else:
@@ -244,7 +252,9 @@ def replay_stream(stream: BinaryIO) -> Replay:
                 raise
             # ERR-9: an unterminated final line that does not parse is an append in flight.
             notices.append(
-                Notice(W_TORN_TAIL, "ignored an unterminated final line that does not parse", line=line)
+                Notice(
+                    W_TORN_TAIL, "ignored an unterminated final line that does not parse", line=line
+                )
             )
             break
         replayer.apply(entry, line)
@@ -269,7 +279,9 @@ def load_flat(data: bytes) -> Replay:
         state = orjson.loads(body)
     except orjson.JSONDecodeError as first:
         if "depth limit" in str(first):
-            raise Rejection(first.lineno, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
+            raise Rejection(
+                first.lineno, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
+            ) from None
         try:
             state = json.loads(body.decode("utf-8", "replace"), parse_constant=_reject_constant)
         except RecursionError:

@@ -1,0 +1,87 @@
+"""The era table as the generator reads it (ERA-1): every marker string comes from spec/eras.toml.
+
+The generator reads the table itself (it does not import the reference), so a new era row gives
+its fixtures on the next build.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+ERAS_FILE = ROOT / "spec" / "eras.toml"
+
+
+@dataclass(frozen=True)
+class Era:
+    """One row of the era table: the vocabulary a session of that era is written with."""
+
+    id: str
+    completed: str
+    in_progress: str
+    summary_field: str  # "summary" (singular) or "summaries" (array)
+    containers: tuple[str, ...]
+    from_date: str
+    marker_kind: str  # the serialised marker part kind (first of marker_part_kinds)
+    old_marker_kind: str  # the kind a live task object had before toJSON existed
+
+
+@dataclass(frozen=True)
+class Manual:
+    """The `/compact` command's vocabulary (MRK-4)."""
+
+    slash_command: str
+    message_command: str
+    in_progress: str
+    completed_markdown: str
+    since_date: str
+
+
+def _table(path: Path) -> dict[str, Any]:
+    with path.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+@cache
+def eras(path: Path = ERAS_FILE) -> tuple[Era, ...]:
+    """Every era of the table, in table order."""
+    table = _table(path)
+    kinds = list(table["marker_part_kinds"])
+    return tuple(
+        Era(
+            id=row["id"],
+            completed=row["completed"][0],
+            in_progress=row["in_progress"][0],
+            summary_field=row["summary_field"],
+            containers=tuple(row["containers"]),
+            from_date=row["from_date"],
+            marker_kind=kinds[0],
+            old_marker_kind=kinds[-1],
+        )
+        for row in table["eras"]
+    )
+
+
+@cache
+def manual(path: Path = ERAS_FILE) -> Manual:
+    """The `/compact` vocabulary of the table."""
+    row = _table(path)["manual"]
+    return Manual(
+        slash_command=row["slash_command"],
+        message_command=row["message_command"],
+        in_progress=row["in_progress"][0],
+        completed_markdown=row["completed_markdown"][0],
+        since_date=row["since_date"],
+    )
+
+
+def era(era_id: str) -> Era:
+    """The era with this id (KeyError when the table has none)."""
+    for row in eras():
+        if row.id == era_id:
+            return row
+    raise KeyError(era_id)
