@@ -129,25 +129,20 @@ class _Replayer:
     def _keys(self, entry: dict[str, Any], line: int) -> list[str | int]:
         """RPL-5: `k` is an array of object keys (strings) and array indices (integers)."""
         raw = entry.get("k", MISSING)
-        if not isinstance(raw, list):
+        if type(raw) is not list:
             raise Rejection(line, E_ENTRY, "k is missing or not an array")
-        keys: list[str | int] = []
-        for key in raw:
-            if isinstance(key, str):
-                keys.append(key)
-                continue
-            index = _as_int(key)
-            if index is None or index < 0:
-                raise Rejection(line, E_PATH, f"path element {_show(key)} is not a key or index")
-            keys.append(index)
-        return keys
+        for key in raw:  # fast path: the writer only ever writes strings and integers
+            kind = type(key)
+            if kind is not str and (kind is not int or key < 0):
+                return _normalized_keys(raw, line)
+        return raw
 
     def _walk(self, keys: list[str | int], line: int) -> dict[str, Any] | list[Any]:
         """RPL-5: follow every key but the last, creating nothing (ERR-6 when it can't)."""
         current: Any = self.state
-        for depth, key in enumerate(keys[:-1]):
-            current = _child(current, key)
-            if not isinstance(current, dict | list):
+        for depth in range(len(keys) - 1):
+            current = _child(current, keys[depth])
+            if type(current) is not dict and type(current) is not list:
                 where = _path_text(keys[: depth + 1])
                 raise Rejection(line, E_PATH, f"{where} is missing or not an object or array")
         return current  # type: ignore[no-any-return]
@@ -214,11 +209,25 @@ class _Replayer:
 
 def _child(container: Any, key: str | int) -> Any:
     """The value at `key`, or None when absent (absent and null are alike on a walk)."""
-    if isinstance(container, dict) and isinstance(key, str):
-        return container.get(key)
-    if isinstance(container, list) and isinstance(key, int):
+    if type(container) is dict:
+        return container.get(key) if type(key) is str else None
+    if type(container) is list and type(key) is int:
         return container[key] if key < len(container) else None
     return None
+
+
+def _normalized_keys(raw: list[Any], line: int) -> list[str | int]:
+    """RPL-5 slow path: integral floats are indices; anything else is a bad path element."""
+    keys: list[str | int] = []
+    for key in raw:
+        if isinstance(key, str):
+            keys.append(key)
+            continue
+        index = _as_int(key)
+        if index is None or index < 0:
+            raise Rejection(line, E_PATH, f"path element {_show(key)} is not a key or index")
+        keys.append(index)
+    return keys
 
 
 def _path_text(keys: Iterable[str | int]) -> str:
@@ -239,16 +248,17 @@ def replay_stream(stream: BinaryIO) -> Replay:
     line = 0
     for raw in stream:  # binary iteration splits on LF only (RPL-1)
         line += 1
-        terminated = raw.endswith(b"\n")
-        body = raw[:-1] if terminated else raw
-        if line == 1 and body.startswith(BOM):  # RPL-2
-            body = body[len(BOM) :]
-        if not body:
+        if raw == b"\n":
             continue
+        if line == 1 and raw.startswith(BOM):  # RPL-2
+            raw = raw[len(BOM) :]
+            if raw in (b"", b"\n"):
+                continue
         try:
-            entry = parse_json(body, line)
+            # The LF stays on: it is JSON whitespace, and not copying the line saves time.
+            entry = parse_json(raw, line)
         except Rejection as rejection:
-            if terminated or rejection.code == E_LIMIT:
+            if raw.endswith(b"\n") or rejection.code == E_LIMIT:
                 raise
             # ERR-9: an unterminated final line that does not parse is an append in flight.
             notices.append(
