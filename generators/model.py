@@ -130,8 +130,15 @@ DYNAMIC_PART_KINDS = frozenset(
 )
 
 
-def extract(node: Node, value: Any) -> Any:
-    """The stored form of `value` under `node`: a fresh copy in the writer's key order."""
+Memo = dict[int, tuple[Any, Any]]
+
+
+def extract(node: Node, value: Any, memo: Memo | None = None) -> Any:
+    """The stored form of `value` under `node`: a fresh copy in the writer's key order.
+
+    `memo` may hold the stored form of sealed requests from earlier saves: the live model never
+    changes a request once it is finished, so its stored form is reused (only for speed).
+    """
     if value is MISSING:
         return MISSING
     if isinstance(node, Key):
@@ -142,12 +149,17 @@ def extract(node: Node, value: Any) -> Any:
     if value is None:
         return None if isinstance(node, Obj) else MISSING  # `null?.map()` is undefined
     if isinstance(node, ArrayOf):
-        return [extract(node.item, item) for item in value]
+        return [extract(node.item, item, memo) for item in value]
+    reuse = memo is not None and node.sealed and is_sealed(value)
+    if reuse and memo is not None and id(value) in memo:
+        return memo[id(value)][1]
     out: dict[str, Any] = {}
     for name, child in node.ordered():
-        stored = extract(child, value.get(name, MISSING))
+        stored = extract(child, value.get(name, MISSING), memo)
         if stored is not MISSING:
             out[name] = stored
+    if reuse and memo is not None:
+        memo[id(value)] = (value, out)  # keeps `value` alive, so its id is not reused
     return out
 
 
@@ -209,7 +221,9 @@ def _parts_equal(a: Any, b: Any) -> bool:
     """Message parts: same length and the same `.text` at every position."""
     if not isinstance(a, list) or not isinstance(b, list) or len(a) != len(b):
         return False
-    return all(strict_equal(member(x, "text"), member(y, "text")) for x, y in zip(a, b, strict=True))
+    return all(
+        strict_equal(member(x, "text"), member(y, "text")) for x, y in zip(a, b, strict=True)
+    )
 
 
 COMPARATORS: dict[str, Any] = {

@@ -1,0 +1,74 @@
+"""`python -m generators`: build, lint, new-id, list, and the anonymize/add-fixture tools."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from generators import ids
+
+
+def _delegate(module: str, argv: list[str]) -> int:
+    """Run `generators.<module>.cli(argv)`; a clear line when that tool is not there yet."""
+    try:
+        tool = importlib.import_module(f"generators.{module}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"generators.{module}":
+            raise
+        sys.stderr.write(f"error: generators.{module} is not available yet\n")
+        return 2
+    return int(tool.cli(argv))
+
+
+def _list() -> int:
+    from generators.cases import pairs
+    from generators.plan import expected_reboots
+
+    table = ids.registry()
+    for scenario, era in pairs():
+        key = f"{scenario.name}/{era.id}"
+        plan = scenario.plan(era)
+        expect = "reject" if scenario.damage == "first-write-lost" else str(expected_reboots(plan))
+        print(f"{table.get(key, '----')}  {key:<44} {scenario.container:<5} {expect:>6}")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] in ("anonymize", "add-fixture"):
+        return _delegate(argv[0].replace("-", "_"), argv[1:])
+    parser = argparse.ArgumentParser(prog="python -m generators", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    build = commands.add_parser("build", help="write the generated cases into fixtures/")
+    build.add_argument("--check", action="store_true", help="compare with fixtures/, write nothing")
+    build.add_argument("--only", metavar="ID", help="only the case with this ID")
+    build.add_argument(
+        "--assign-ids", action="store_true", help="choose IDs for new scenario/era pairs first"
+    )
+    commands.add_parser("lint", help="check IDs, metadata and rule/tag coverage of fixtures/")
+    new = commands.add_parser("new-id", help="print fresh random case IDs")
+    new.add_argument("count", nargs="?", type=int, default=1)
+    commands.add_parser("list", help="list the generated cases and their expected counts")
+    commands.add_parser("anonymize", help="anonymize a real session (generators.anonymize)")
+    commands.add_parser("add-fixture", help="add a hand-written case (generators.add_fixture)")
+    args = parser.parse_args(argv)
+    if args.command == "build":
+        from generators import build as build_module
+
+        return build_module.main(args.check, args.only, args.assign_ids)
+    if args.command == "lint":
+        from generators import lint
+
+        return lint.main()
+    if args.command == "new-id":
+        used = ids.taken()
+        for _ in range(args.count):
+            fresh = ids.new_id(used)
+            used.add(fresh)
+            print(fresh)
+        return 0
+    return _list()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,91 @@
+"""Keyed pseudonyms for the anonymizer: equal strings stay equal, different strings stay different.
+
+A pseudonym is derived from HMAC-SHA256(secret, original) and expanded with SHAKE-256 into
+letters and digits, one per code point of the original, so only a holder of the secret could
+test a guess. The secret is random per run unless a test passes one in.
+
+Two different originals could in theory derive the same pseudonym; the table below notices it
+and derives again with a counter, so the "different stay different" promise holds exactly,
+not just with high probability. A pseudonym never equals a string the anonymizer keeps
+verbatim (the reserved set), so a replaced summary can never become equal to a kept one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable
+
+_ALNUM = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ALNUM_TABLE = bytes(_ALNUM[b % len(_ALNUM)] for b in range(256))
+_UPPER_TABLE = bytes(_UPPER[b % len(_UPPER)] for b in range(256))
+REPLACEMENT = "\ufffd"
+# After this many collisions at one length the pseudonym grows by one character: a file can hold
+# more distinct one-character strings than there are one-character pseudonyms.
+_TRIES_PER_LENGTH = 64
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class Pseudonyms:
+    """One run's pseudonym table (the secret plus what has been handed out so far)."""
+
+    def __init__(self, secret: bytes, reserved: Iterable[str] = ()) -> None:
+        self._secret = secret
+        self._reserved: set[str] = set(reserved)
+        self._owner: dict[bytes, bytes] = {}  # digest(pseudonym) -> digest(original)
+        self._retries: dict[bytes, int] = {}  # digest(original) -> counter, when not 0
+        self.replaced = 0  # strings replaced (occurrences), for the run's report
+
+    def reserve(self, text: str) -> None:
+        """A string kept verbatim somewhere: no later pseudonym may equal it."""
+        self._reserved.add(text)
+
+    def of(self, text: str) -> str:
+        """The pseudonym of `text`: same length in code points, U+FFFD kept where it stands.
+
+        U+FFFD stays because it is what undecodable bytes become (RPL-2); the caller may put
+        the original bytes back at those places so an invalid-UTF-8 file stays invalid.
+        """
+        if not text:
+            return text
+        self.replaced += 1
+        original = _digest(text)
+        counter = self._retries.get(original, 0)
+        while True:
+            candidate = self._derive(text, counter)
+            owner_key = _digest(candidate)
+            owner = self._owner.get(owner_key)
+            if owner == original or (owner is None and candidate not in self._reserved):
+                self._owner[owner_key] = original
+                if counter:
+                    self._retries[original] = counter
+                return candidate
+            counter += 1
+
+    def _derive(self, text: str, counter: int) -> str:
+        length = len(text) + counter // _TRIES_PER_LENGTH
+        message = b"p" + counter.to_bytes(4, "big") + text.encode("utf-8", "surrogatepass")
+        letters = self._stream(message, length, _ALNUM_TABLE)
+        if REPLACEMENT not in text:
+            return letters
+        return "".join(
+            REPLACEMENT if index < len(text) and text[index] == REPLACEMENT else letter
+            for index, letter in enumerate(letters)
+        )
+
+    def mask(self, text: str) -> str:
+        """Capital letters for text that has no meaning to keep (garbage, broken strings).
+
+        Capitals only: a masked run can never spell a JSON number, `true`, `false` or `null`,
+        nor a valid escape letter, so a malformed line stays malformed.
+        """
+        message = b"m" + text.encode("utf-8", "surrogatepass")
+        return self._stream(message, len(text), _UPPER_TABLE)
+
+    def _stream(self, message: bytes, length: int, table: bytes) -> str:
+        key = hmac.new(self._secret, message, hashlib.sha256).digest()
+        return hashlib.shake_256(key).digest(length).translate(table).decode("ascii")

@@ -1,0 +1,137 @@
+"""`add-fixture`: a contributed session becomes a case, and only with an expectation that holds."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from generators.add_fixture import cli
+from generators.ids import ALPHABET
+
+ROOT = Path(__file__).resolve().parents[2]
+# One compaction request with summary "A" and one with "B": two reboots (CNT-2), by hand.
+TWO_REBOOTS = (
+    b'{"kind":0,"v":{"version":3,"requests":[]}}\n'
+    b'{"kind":2,"k":["requests"],"v":[{"requestId":"Qx1","response":[{"kind":'
+    b'"progressTaskSerialized","content":{"value":"Compacted conversation"}}],'
+    b'"result":{"metadata":{"summaries":[{"text":"Ab3"}]}}}]}\n'
+    b'{"kind":2,"k":["requests"],"v":[{"requestId":"Qx2","response":[{"kind":'
+    b'"progressTaskSerialized","content":{"value":"Compacted conversation"}}],'
+    b'"result":{"metadata":{"summaries":[{"text":"Zz9"}]}}}]}\n'
+)
+ARGS = ["--title", "two compactions with different summaries; two reboots", "--rules"]
+
+
+def run(tmp_path: Path, data: bytes, *extra: str, name: str = "s.jsonl") -> tuple[int, Path]:
+    session = tmp_path / name
+    session.write_bytes(data)
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir(exist_ok=True)
+    argv = [str(session), *ARGS, "CNT-2,SUM-1", "--tags", "summaries-array", "--era"]
+    argv += ["compacted-summaries", "--fixtures", str(fixtures), *extra]
+    return cli(argv), fixtures
+
+
+def cases(fixtures: Path) -> list[Path]:
+    return sorted(p for p in fixtures.iterdir() if p.is_dir())
+
+
+def test_a_matching_expectation_writes_a_valid_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, fixtures = run(tmp_path, TWO_REBOOTS, "--expect-reboots", "2", "--author", "Ana")
+    assert code == 0
+    (case,) = cases(fixtures)
+    assert len(case.name) == 4 and set(case.name) <= set(ALPHABET)
+    assert (case / "session.jsonl").read_bytes() == TWO_REBOOTS
+    table = tomllib.loads((case / "case.toml").read_text("utf-8"))
+    schema = json.loads((ROOT / "spec" / "case.schema.json").read_text("utf-8"))
+    jsonschema.validate(table, schema)
+    assert table["id"] == case.name
+    assert table["provenance"] == "anonymized:Ana"
+    assert table["expect"] == {"outcome": "count", "reboots": 2}
+    out = capsys.readouterr().out
+    assert "REBOOT" in out and "snapshot-update" in out
+
+
+def test_a_wrong_expectation_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    code, fixtures = run(tmp_path, TWO_REBOOTS, "--expect-reboots", "1")
+    assert code == 3
+    assert cases(fixtures) == []
+
+
+def test_force_writes_a_disputed_case(tmp_path: Path) -> None:
+    code, fixtures = run(tmp_path, TWO_REBOOTS, "--expect-reboots", "1", "--force")
+    assert code == 0
+    (case,) = cases(fixtures)
+    assert tomllib.loads((case / "case.toml").read_text("utf-8"))["expect"]["reboots"] == 1
+
+
+def test_a_rejection_case_names_its_code_and_line(tmp_path: Path) -> None:
+    broken = TWO_REBOOTS + b'{"kind":9}\n'
+    code, fixtures = run(tmp_path, broken, "--expect-reject", "E-ENTRY", "--line", "4")
+    assert code == 0
+    (case,) = cases(fixtures)
+    table = tomllib.loads((case / "case.toml").read_text("utf-8"))
+    assert table["expect"] == {"outcome": "reject", "error": "E-ENTRY", "line": 4}
+
+
+def test_a_file_with_private_paths_is_refused(tmp_path: Path) -> None:
+    private = TWO_REBOOTS.replace(b'"Ab3"', b'"see /home/ana/notes.md"')
+    code, fixtures = run(tmp_path, private, "--expect-reboots", "2")
+    assert code == 3 and cases(fixtures) == []
+    code, fixtures = run(tmp_path, private, "--expect-reboots", "2", "--hand-written")
+    assert code == 0
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--expect-reboots", "2", "--tags", "no-such-tag"],
+        ["--expect-reject", "E-ENTRY"],
+        ["--expect-reject", "E-NOPE", "--line", "1"],
+        ["--expect-reboots", "2", "--era", "no-such-era"],
+        ["--expect-reboots", "2", "--rules", "XYZ-99"],
+    ],
+)
+def test_bad_metadata_is_a_usage_error(tmp_path: Path, extra: list[str]) -> None:
+    code, fixtures = run(tmp_path, TWO_REBOOTS, *extra)
+    assert code == 2 and cases(fixtures) == []
+
+
+def test_used_and_retired_ids_are_never_chosen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The random source first offers a retired ID, then a used one, then a free one."""
+    letters = iter("AAAA" + "BBBB" + "CCCC")
+
+    class Scripted:
+        def choice(self, alphabet: str) -> str:
+            return next(letters)
+
+    monkeypatch.setattr("generators.ids.random.SystemRandom", Scripted)
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    (fixtures / "retired.txt").write_text("AAAA\n", encoding="utf-8")
+    (fixtures / "BBBB").mkdir()
+    code, _ = run(tmp_path, TWO_REBOOTS, "--expect-reboots", "2")
+    assert code == 0
+    assert {p.name for p in cases(fixtures)} == {"BBBB", "CCCC"}
+
+
+def test_a_legacy_json_session_keeps_its_extension(tmp_path: Path) -> None:
+    flat = (
+        b'{\n  "version": 3,\n  "requests": [\n    {\n      "message": "/compact",\n'
+        b'      "response": [\n        {\n          "value": "Compacted conversation."\n'
+        b'        }\n      ],\n      "result": {"metadata": {"summary": {"text": "Q"}}}\n'
+        b"    }\n  ]\n}"
+    )
+    code, fixtures = run(tmp_path, flat, "--expect-reboots", "1", name="s.json")
+    assert code == 0
+    (case,) = cases(fixtures)
+    assert (case / "session.json").read_bytes() == flat
+    assert tomllib.loads((case / "case.toml").read_text("utf-8"))["container"] == "json"

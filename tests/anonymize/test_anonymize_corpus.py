@@ -1,0 +1,48 @@
+"""Every committed fixture, anonymized, still has the outcome its case.toml expects.
+
+The corpus holds the hard shapes (rejections, torn tails, CRLF, BOM, invalid UTF-8, holes,
+legacy `.json`), each with an expectation written by a person or a plan: an anonymizer that
+damages any of them fails here.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from generators.anonymize import anonymize_bytes
+from reference.count import count_state
+from reference.errors import Rejection
+from reference.replay import load_flat, replay_bytes
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CASES = sorted(p.parent for p in FIXTURES.glob("*/case.toml"))
+
+
+def expected(case: Path) -> dict[str, object]:
+    with (case / "case.toml").open("rb") as handle:
+        expect: dict[str, object] = tomllib.load(handle)["expect"]
+    return expect
+
+
+def answer(data: bytes, container: str) -> dict[str, object]:
+    try:
+        replay = load_flat(data) if container == ".json" else replay_bytes(data)
+    except Rejection as rejection:
+        return {"outcome": "reject", "error": rejection.code, "line": rejection.line}
+    try:
+        return {"outcome": "count", "reboots": count_state(replay.state).reboots}
+    except Rejection as rejection:
+        return {"outcome": "reject", "error": rejection.code, "line": rejection.line}
+
+
+@pytest.mark.skipif(not CASES, reason="no fixtures yet")
+@pytest.mark.parametrize("case", CASES, ids=[p.name for p in CASES])
+def test_an_anonymized_fixture_keeps_its_expected_outcome(case: Path) -> None:
+    (session,) = case.glob("session.*")
+    original = session.read_bytes()
+    anonymized = anonymize_bytes(original, session.suffix, b"corpus-test")
+    assert answer(anonymized, session.suffix) == expected(case)
+    assert len(anonymized.split(b"\n")) == len(original.split(b"\n"))

@@ -1,0 +1,99 @@
+"""The outcome table of PRO-2/PRO-3, one row at a time (conformance.outcome.classify)."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from conformance.answers import JsonPointerReader, LastIntegerReader
+from conformance.outcome import RunResult, classify
+
+COUNT_3 = {"outcome": "count", "reboots": 3}
+REJECT = {"outcome": "reject"}
+JSON = JsonPointerReader()
+
+
+def exited(code: int, stdout: str = "", stderr: str = "") -> RunResult:
+    return RunResult(exit_code=code, stdout=stdout, stderr=stderr)
+
+
+@pytest.mark.parametrize(
+    ("expected", "run", "outcome"),
+    [
+        (COUNT_3, exited(0, '{"reboots": 3}'), "pass"),
+        (COUNT_3, exited(0, '{"reboots": 3, "requests": 9, "x": [1]}\n'), "pass"),
+        (COUNT_3, exited(0, '{"reboots": 2}'), "fail"),
+        (COUNT_3, exited(0, '{"reboots": 0}'), "fail"),
+        (COUNT_3, exited(0, '{"reboots": 12345678901234567890123}'), "bad-output"),
+        (COUNT_3, exited(0, '{"reboots": 9223372036854775807}'), "fail"),
+        (COUNT_3, exited(0, '{"reboots": 3.0}'), "bad-output"),
+        (COUNT_3, exited(0, '{"reboots": -3}'), "bad-output"),
+        (COUNT_3, exited(0, '{"reboots": true}'), "bad-output"),
+        (COUNT_3, exited(0, '{"reboots": "3"}'), "bad-output"),
+        (COUNT_3, exited(0, '{"reboots": null}'), "bad-output"),
+        (COUNT_3, exited(0, '{"count": 3}'), "bad-output"),
+        (COUNT_3, exited(0, "[3]"), "bad-output"),
+        (COUNT_3, exited(0, "3 reboots"), "bad-output"),
+        (COUNT_3, exited(0, '{"reboots": 3'), "bad-output"),
+        (COUNT_3, exited(0, '{"reboots": 3}{"reboots": 3}'), "bad-output"),
+        (COUNT_3, exited(0, ""), "bad-output"),
+        (COUNT_3, exited(0, "\ufffd\ufffd"), "bad-output"),
+        (
+            COUNT_3,
+            RunResult(exit_code=0, stdout='{"reboots": 3}', stdout_overflow=True),
+            "bad-output",
+        ),
+        (COUNT_3, exited(1, "", "error: x:3: E-JSON: bad"), "false-error"),
+        (COUNT_3, exited(1, '{"reboots": 3}'), "false-error"),
+        (REJECT, exited(1, "", "error: x:0: E-EMPTY: empty"), "pass"),
+        (REJECT, exited(1, "garbage"), "pass"),
+        (REJECT, exited(0, '{"reboots": 0}'), "missed-error"),
+        (REJECT, exited(0, "garbage"), "missed-error"),
+        (REJECT, exited(0, ""), "missed-error"),
+        (COUNT_3, exited(2, '{"reboots": 3}'), "crash"),
+        (REJECT, exited(2), "crash"),
+        (REJECT, exited(70), "crash"),
+        (REJECT, exited(255), "crash"),
+        (COUNT_3, RunResult(signal=signal.SIGSEGV), "crash"),
+        (REJECT, RunResult(signal=signal.SIGKILL), "crash"),
+        (COUNT_3, RunResult(timed_out=True, stdout='{"reboots": 3}'), "timeout"),
+        (REJECT, RunResult(timed_out=True), "timeout"),
+        (COUNT_3, RunResult(start_error="No such file or directory"), "crash"),
+        (REJECT, RunResult(exit_code=1, crash_note="uncaught exception"), "crash"),
+    ],
+)
+def test_outcome_table(expected: dict[str, object], run: RunResult, outcome: str) -> None:
+    assert classify(expected, run, JSON).outcome == outcome
+
+
+def test_a_crash_never_counts_as_a_correct_rejection() -> None:
+    for run in (
+        exited(2),
+        exited(-1 & 0xFF),
+        RunResult(signal=signal.SIGABRT),
+        RunResult(timed_out=True),
+    ):
+        assert classify(REJECT, run, JSON).outcome != "pass"
+
+
+def test_signal_is_named_in_the_answer() -> None:
+    verdict = classify(COUNT_3, RunResult(signal=signal.SIGSEGV), JSON)
+    assert verdict.actual == {"outcome": "crash", "signal": "SIGSEGV"}
+
+
+def test_wrong_count_is_shown_with_the_expected_one() -> None:
+    verdict = classify(COUNT_3, exited(0, '{"reboots": 5}'), JSON)
+    assert verdict.actual == {"outcome": "count", "reboots": 5}
+    assert "5" in verdict.detail and "3" in verdict.detail
+
+
+def test_missed_error_shows_what_was_answered() -> None:
+    verdict = classify(REJECT, exited(0, '{"reboots": 4}'), JSON)
+    assert verdict.actual == {"outcome": "count", "reboots": 4}
+
+
+def test_the_reader_decides_where_the_count_is() -> None:
+    stdout = "Snapshot: 3 requests\nTRUE REBOOT COUNT: 3\nPatch = 3\n"
+    assert classify(COUNT_3, exited(0, stdout), LastIntegerReader()).outcome == "pass"
+    assert classify(COUNT_3, exited(0, stdout), JSON).outcome == "bad-output"

@@ -1,0 +1,297 @@
+"""The plugin end to end, in a pytester subprocess, on tiny hand-written corpora (cf_kit)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import cf_kit as kit
+import pytest
+from cf_runner import corpus, fake, outcomes, report, right_answers, run
+
+pytest_plugins = ["pytester"]
+
+
+def test_reference_passes_every_case_and_writes_three_reports(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, ids = corpus(tmp_path)
+    result = run(pytester, root, snaps, "--report-dir", str(tmp_path / "rep"))
+    result.assert_outcomes(passed=2 * len(ids) + 1)
+    data = report(tmp_path / "rep")
+    assert data["verdict"] == "PASS"
+    assert set(outcomes(data).values()) == {"pass"}
+    assert data["header"]["spec_version"] == "1.0"
+    assert data["matrix"]["phantom"]["pass"] == 1
+    html = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
+    assert "<link" not in html and "<script" not in html  # self-contained
+    assert "PASS" in (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
+
+
+def test_misbehaviour_is_classified_not_fatal(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root, snaps, ids = corpus(tmp_path)
+    command = fake(
+        tmp_path,
+        {
+            "snapshot": {"do": "hang"},
+            "push": {"do": "crash"},
+            "phantom": {"do": "garbage"},
+            "reject": {"do": "count", "n": 0},
+            "legacy": {"do": "reject"},
+            "aba": {"do": "count", "n": 2},
+        },
+    )
+    started = time.monotonic()
+    result = run(
+        pytester,
+        root,
+        snaps,
+        "--candidate",
+        command,
+        "--case-timeout",
+        "1",
+        "--report-dir",
+        str(tmp_path / "r"),
+    )
+    assert time.monotonic() - started < 60
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "Traceback" not in result.stdout.str()
+    assert outcomes(report(tmp_path / "r")) == {
+        ids["snapshot"]: "timeout",
+        ids["push"]: "crash",
+        ids["phantom"]: "bad-output",
+        ids["reject"]: "missed-error",
+        ids["legacy"]: "false-error",
+        ids["aba"]: "fail",
+    }
+    failures = report(tmp_path / "r")["cases"]
+    push = next(c for c in failures if c["id"] == ids["push"])
+    assert "fake crash" in push["stderr"]
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert kit.IDS["aba"] in md and "counted 2, expected 3" in md
+
+
+def test_abort_and_endless_output_are_contained(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root, snaps, ids = corpus(tmp_path, ["snapshot", "phantom"])
+    command = fake(tmp_path, {"snapshot": {"do": "abort"}, "phantom": {"do": "spew"}})
+    result = run(
+        pytester,
+        root,
+        snaps,
+        "--candidate",
+        command,
+        "--case-timeout",
+        "1",
+        "--report-dir",
+        str(tmp_path / "r"),
+    )
+    assert outcomes(report(tmp_path / "r")) == {ids["snapshot"]: "crash", ids["phantom"]: "timeout"}
+    assert "SIGABRT" in result.stdout.str()
+
+
+def test_candidate_gets_a_private_copy(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root, snaps, _ = corpus(tmp_path, ["phantom", "snapshot"])
+    before = {p: p.read_bytes() for p in root.rglob("session.*")}
+    command = fake(tmp_path, {}, default={"do": "truncate"})
+    run(pytester, root, snaps, "--candidate", command)
+    assert {p: p.read_bytes() for p in root.rglob("session.*")} == before
+
+
+def test_known_divergences_are_strict(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root, snaps, ids = corpus(tmp_path)
+    steps = right_answers(tmp_path)
+    steps["aba"] = {"do": "count", "n": 2}
+    command = fake(tmp_path, steps)
+    listed = tmp_path / "known.toml"
+    listed.write_text(
+        f'[{ids["aba"]}]\nreason = "compares only the previous summary"\n'
+        f'[{ids["push"]}]\nreason = "fixed since"\n',
+        encoding="utf-8",
+    )
+    result = run(
+        pytester,
+        root,
+        snaps,
+        "--candidate",
+        command,
+        "--known-divergences",
+        str(listed),
+        "--report-dir",
+        str(tmp_path / "r"),
+    )
+    result.assert_outcomes(passed=2 * len(ids) - 1, xfailed=1, failed=1)
+    gates = {c["id"]: c["gate"] for c in report(tmp_path / "r")["cases"]}
+    assert gates[ids["aba"]] == "xfail" and gates[ids["push"]] == "xpass"
+
+
+def test_a_known_divergence_with_another_outcome_fails(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, ids = corpus(tmp_path, ["aba"])
+    command = fake(tmp_path, {"aba": {"do": "crash"}})
+    listed = tmp_path / "known.toml"
+    listed.write_text(
+        f'[{ids["aba"]}]\nreason = "off by one"\noutcome = "fail"\n', encoding="utf-8"
+    )
+    result = run(pytester, root, snaps, "--candidate", command, "--known-divergences", str(listed))
+    result.assert_outcomes(passed=2, failed=1)
+
+
+def test_unknown_divergence_id_is_a_usage_error(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root, snaps, _ = corpus(tmp_path, ["aba"])
+    listed = tmp_path / "known.toml"
+    listed.write_text('[ZZZZ]\nreason = "gone"\n', encoding="utf-8")
+    result = run(pytester, root, snaps, "--known-divergences", str(listed))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "unknown case IDs: ZZZZ" in result.stderr.str()
+    assert "Traceback" not in result.stderr.str()
+
+
+def test_profile_leaves_unclaimed_cases_out(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root, snaps, ids = corpus(tmp_path)
+    command = fake(
+        tmp_path,
+        {"legacy": {"do": "crash"}, "reject": {"do": "count", "n": 0}},
+        default={"do": "hang"},
+    )
+    steps = right_answers(tmp_path)
+    steps.update({"legacy": {"do": "crash"}, "reject": {"do": "count", "n": 0}})
+    command = fake(tmp_path, steps)
+    result = run(
+        pytester,
+        root,
+        snaps,
+        "--candidate",
+        command,
+        "--profile",
+        "seed-rubric-2026-02",
+        "--report-dir",
+        str(tmp_path / "r"),
+    )
+    result.assert_outcomes(passed=2 * len(ids) - 1, skipped=2)
+    data = report(tmp_path / "r")
+    assert (
+        outcomes(data)[ids["legacy"]] == "not-claimed"
+        and outcomes(data)[ids["reject"]] == "not-claimed"
+    )
+    assert data["verdict"] == "PASS"
+
+
+def test_a_profile_file_with_an_unknown_tag_is_refused(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, _ = corpus(tmp_path, ["aba"])
+    profile = tmp_path / "mine.toml"
+    profile.write_text('name = "mine"\nunclaimed = ["no-such-tag"]\n', encoding="utf-8")
+    result = run(pytester, root, snaps, "--profile", str(profile))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "no-such-tag" in result.stderr.str()
+
+
+def test_snapshot_drift_from_case_toml_fails(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root, snaps, ids = corpus(tmp_path, ["aba", "phantom"])
+    pinned = snaps / "test_expectations" / f"test_expectation[{ids['aba']}].json"
+    pinned.write_text(json.dumps({"outcome": "count", "reboots": 2}), encoding="utf-8")
+    result = run(pytester, root, snaps)
+    result.assert_outcomes(passed=3, failed=2)
+    result.stdout.fnmatch_lines([f"*test_expectation*{ids['aba']}*", f"*test_case*{ids['aba']}*"])
+
+
+def test_unused_snapshot_fails_a_full_run_but_not_a_subset(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, ids = corpus(tmp_path, ["aba", "phantom"])
+    stale = snaps / "test_expectations" / "test_expectation[ZZZZ].json"
+    stale.write_text(json.dumps({"outcome": "reject"}), encoding="utf-8")
+    full = run(pytester, root, snaps)
+    assert full.ret == pytest.ExitCode.TESTS_FAILED
+    full.stdout.fnmatch_lines(["*snapshots without a case: ZZZZ*"])
+    subset = run(pytester, root, snaps, "-k", ids["aba"])
+    subset.assert_outcomes(passed=2)
+    assert subset.ret == pytest.ExitCode.OK
+
+
+def test_snapshot_update_writes_case_toml_not_the_candidate(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, ids = corpus(tmp_path, pin=False)
+    command = fake(tmp_path, {}, default={"do": "count", "n": 99})
+    result = run(pytester, root, snaps, "--candidate", command, "--snapshot-update")
+    assert result.ret == pytest.ExitCode.OK
+    for name, case_id in ids.items():
+        pinned = json.loads(
+            (snaps / "test_expectations" / f"test_expectation[{case_id}].json").read_text()
+        )
+        expect = kit.SESSIONS[name][3]
+        assert pinned == (
+            {"outcome": "count", "reboots": expect["reboots"]}
+            if expect["outcome"] == "count"
+            else {"outcome": "reject"}
+        )
+
+
+def test_select_by_id_and_by_tag(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root, snaps, ids = corpus(tmp_path)
+    by_tag = run(pytester, root, snaps, "-k", "phantom", "--collect-only", "-q")
+    collected = [line for line in by_tag.stdout.lines if "::" in line]
+    assert sorted(collected) == sorted(
+        [
+            f"conformance/test_conformance.py::test_case[{ids['phantom']}]",
+            f"conformance/test_expectations.py::test_expectation[{ids['phantom']}]",
+        ]
+    ) or all(ids["phantom"] in line for line in collected)
+    by_marker = run(pytester, root, snaps, "-m", "legacy-json", "--collect-only", "-q")
+    assert all(ids["legacy"] in line for line in by_marker.stdout.lines if "::" in line)
+
+
+def test_xdist_merges_records_and_junit_has_case_ids(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, ids = corpus(tmp_path)
+    steps = right_answers(tmp_path)
+    steps["aba"] = {"do": "count", "n": 1}
+    command = fake(tmp_path, steps)
+    junit = tmp_path / "junit.xml"
+    run(
+        pytester,
+        root,
+        snaps,
+        "--candidate",
+        command,
+        "-n",
+        "2",
+        "--report-dir",
+        str(tmp_path / "r"),
+        "--junitxml",
+        str(junit),
+    )
+    data = report(tmp_path / "r")
+    assert len(data["cases"]) == len(ids)
+    assert outcomes(data)[ids["aba"]] == "fail"
+    xml = junit.read_text(encoding="utf-8")
+    assert f'name="test_case[{ids["aba"]}]"' in xml and 'name="outcome" value="fail"' in xml
+
+
+def test_env_fallback_for_the_candidate(
+    pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, snaps, _ = corpus(tmp_path, ["aba"])
+    monkeypatch.setenv("CONFORMANCE_CANDIDATE", fake(tmp_path, {"aba": {"do": "count", "n": 7}}))
+    result = run(pytester, root, snaps)
+    result.assert_outcomes(passed=2, failed=1)
+    assert "counted 7, expected 3" in result.stdout.str()
+
+
+def test_reference_as_a_subprocess_agrees_with_in_process(
+    pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from conformance import REPO_ROOT
+
+    monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT))
+    root, snaps, ids = corpus(tmp_path)
+    result = run(
+        pytester, root, snaps, "--candidate", f"{sys.executable} -m reference count {{path}}"
+    )
+    result.assert_outcomes(passed=2 * len(ids) + 1)

@@ -1,0 +1,69 @@
+"""`smoke`: five easy cases, one per kind of answer, and a verdict that says what is wrong."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from cf_runner import corpus, fake
+
+from conformance import REPO_ROOT
+from conformance.corpus import load_corpus
+from conformance.smoke import choose
+
+
+def test_one_case_per_kind(tmp_path: Path) -> None:
+    root, _, ids = corpus(tmp_path)
+    chosen = dict(choose(load_corpus(root)))
+    picked = {label: case.id if case else None for label, case in chosen.items()}
+    assert picked == {
+        "plain snapshot count": ids["snapshot"],
+        "push": ids["push"],
+        "phantom": ids["phantom"],
+        "rejection": ids["reject"],
+        "legacy json": ids["legacy"],
+    }
+
+
+def smoke(root: Path, snaps: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "smoke",
+        "--corpus",
+        str(root),
+        "--conformance-snapshots",
+        str(snaps),
+    ]
+    return subprocess.run(
+        [*command, *args], capture_output=True, text=True, cwd=REPO_ROOT, check=False
+    )
+
+
+def test_reference_is_wired_right(tmp_path: Path) -> None:
+    root, snaps, _ = corpus(tmp_path)
+    result = smoke(root, snaps)
+    assert result.returncode == 0 and "OK: the adapter is wired right (5 of 5" in result.stdout
+
+
+def test_wrong_answer_key_gets_a_hint(tmp_path: Path) -> None:
+    root, snaps, _ = corpus(tmp_path)
+    result = smoke(root, snaps, "--answer-key", "patch")
+    assert result.returncode == 1
+    assert "bad-output" in result.stdout and "--answer-key" in result.stdout
+
+
+def test_a_hanging_candidate_is_reported(tmp_path: Path) -> None:
+    root, snaps, _ = corpus(tmp_path, ["snapshot", "reject"])
+    result = smoke(
+        root,
+        snaps,
+        "--candidate",
+        fake(tmp_path, {}, default={"do": "hang"}),
+        "--case-timeout",
+        "0.5",
+    )
+    assert result.returncode == 1 and "2 timeout" in result.stdout
+    assert "no such case in the corpus" in result.stdout  # push, phantom, legacy are missing here

@@ -1,0 +1,105 @@
+"""The corpus: every case's expectation holds for the reference, and the generated cases are
+exactly what a fresh build writes (so the committed bytes are reproducible).
+
+Expectations are read from case.toml, which the plan (generated cases) or a person
+(hand-written cases) wrote; the reference is only the thing being checked.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from generators import build
+from generators.cases import all_cases, generate, pairs, title_count
+from generators.eras import eras
+from generators.plan import expected_reboots
+from generators.scenarios import by_name
+from reference.cli import main as reference_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+CASES = sorted(p for p in FIXTURES.iterdir() if p.is_dir() and (p / "case.toml").exists())
+
+
+def load(folder: Path) -> dict[str, Any]:
+    with (folder / "case.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+@pytest.mark.parametrize("folder", CASES, ids=[p.name for p in CASES])
+def test_the_reference_meets_the_expectation(folder: Path) -> None:
+    meta = load(folder)
+    path = folder / f"session.{meta['container']}"
+    out, err = io.StringIO(), io.StringIO()
+    code = reference_cli(["count", str(path)], out, err)
+    expect = meta["expect"]
+    if expect["outcome"] == "count":
+        assert code == 0, err.getvalue()
+        assert orjson.loads(out.getvalue())["reboots"] == expect["reboots"]
+    else:
+        assert code == 1, out.getvalue()
+        assert f":{expect['line']}: {expect['error']}: " in err.getvalue()
+
+
+def test_generated_cases_match_a_fresh_build() -> None:
+    assert build.differences(FIXTURES, all_cases(), whole=True) == []
+
+
+def test_a_build_is_the_same_under_another_hash_seed() -> None:
+    env = {**os.environ, "PYTHONHASHSEED": "4242", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "generators", "build", "--check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("scenario,era", pairs(), ids=[f"{s.name}/{e.id}" for s, e in pairs()])
+def test_a_count_stated_in_a_title_is_the_plan_count(scenario: Any, era: Any) -> None:
+    stated = title_count(scenario.title)
+    if stated is not None and scenario.damage != "first-write-lost":
+        assert stated == expected_reboots(scenario.plan(era))
+
+
+def test_generated_cases_are_small() -> None:
+    sizes = {case.id: len(case.data) for case in all_cases()}
+    assert max(sizes.values()) < 500_000
+    assert sum(sizes.values()) < 4_000_000
+
+
+def test_after_a_rewrite_the_markers_are_only_in_the_kind0_line() -> None:
+    rewritten = [c for c in all_cases() if c.scenario.name == "rewrite-1024"]
+    assert rewritten
+    for case in rewritten:
+        lines = case.data.splitlines()
+        with_marker = [n for n, line in enumerate(lines, 1) if case.era.completed.encode() in line]
+        assert with_marker == [1], case.id
+        assert lines[0].startswith(b'{"kind":0,')
+
+
+def test_a_new_era_row_gives_its_own_vocabulary() -> None:
+    era = replace(
+        eras()[-1],
+        id="translated",
+        completed="Unterhaltung komprimiert",
+        in_progress="Unterhaltung wird komprimiert...",
+    )
+    case = generate(by_name("aba"), era, "ZZZZ")
+    assert b'"Unterhaltung komprimiert"' in case.data
+    assert b"Compacted conversation" not in case.data
+    assert case.expect == {"outcome": "count", "reboots": 3}
+    assert case.toml().splitlines()[4] == 'era = "translated"'
