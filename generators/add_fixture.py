@@ -278,7 +278,7 @@ def cli(argv: list[str]) -> int:
             "  suite will fail for the reference until the spec or the reference changes.\n"
         )
     _write_case(fixtures / case_id, args.session, table)
-    print(f"wrote fixtures/{case_id}/ (session{args.session.suffix}, case.toml)")
+    print(f"wrote {fixtures / case_id}/ (session{args.session.suffix}, case.toml)")
     print(NEXT_STEPS.format(id=case_id), end="")
     return EXIT_OK
 

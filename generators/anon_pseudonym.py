@@ -8,6 +8,9 @@ Two different originals could in theory derive the same pseudonym; the table bel
 and derives again with a counter, so the "different stay different" promise holds exactly,
 not just with high probability. A pseudonym never equals a string the anonymizer keeps
 verbatim (the reserved set), so a replaced summary can never become equal to a kept one.
+The era table's strings and the keys the reference reads are reserved from the start; other
+kept strings (keys, kinds) are reserved when first met. That order cannot change a count: the
+reference compares replaced strings only with each other and with the era table's strings.
 """
 
 from __future__ import annotations

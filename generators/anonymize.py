@@ -134,11 +134,18 @@ def describe(outcome: dict[str, Any]) -> str:
     """One line for a person: the count or the rejection."""
     if outcome["outcome"] == "reject":
         return f"rejected: {outcome['error']} at line {outcome['line']}"
+    events = _short([event[0] for event in outcome["reboot_events"]])
+    warnings = _short(sorted({warning[0] for warning in outcome["warnings"]}))
     return (
-        f"reboots {outcome['reboots']}, reboot events at requests "
-        f"{[event[0] for event in outcome['reboot_events']]}, phantoms {outcome['phantoms']}, "
-        f"warnings {[warning[0] for warning in outcome['warnings']]}"
+        f"reboots {outcome['reboots']}, reboot events at requests {events}, "
+        f"phantoms {_short(outcome['phantoms'])}, warnings {warnings}"
     )
+
+
+def _short(items: list[Any], limit: int = 8) -> str:
+    if len(items) <= limit:
+        return str(items)
+    return str(items[:limit])[:-1] + f", ... ({len(items)} in all)]"
 
 
 class _Parser(argparse.ArgumentParser):
