@@ -1,1 +1,1 @@
-"""Benchmarks of the reference counter: speed and peak memory as ratios to baselines of the same run."""
+"""Benchmarks of the reference: speed and peak memory as ratios to baselines of the same run."""

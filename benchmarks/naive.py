@@ -57,7 +57,9 @@ def main(path: str) -> int:
     previous = None
     for request in state.get("requests", []):
         parts = request.get("response") or []
-        if any(isinstance(p, dict) and (p.get("content") or {}).get("value") in done for p in parts):
+        if any(
+            isinstance(p, dict) and (p.get("content") or {}).get("value") in done for p in parts
+        ):
             metadata = (request.get("result") or {}).get("metadata") or {}
             text = (metadata.get("summary") or {}).get("text")
             if text and text != previous:

@@ -104,11 +104,13 @@ def verdict(results: list[Measure]) -> list[str]:
     naive = by_name["naive (json, deepcopy)"]
     floor_ratio = ref.seconds / floor.seconds
     speedup = naive.seconds / ref.seconds
+    met_floor = "met" if floor_ratio <= TARGET_FLOOR_RATIO else "NOT met"
+    met_naive = "met" if speedup >= TARGET_NAIVE_SPEEDUP else "NOT met"
     return [
         f"reference / floor on {largest:.0f} MB: {floor_ratio:.2f}x "
-        f"(target <= {TARGET_FLOOR_RATIO}x): {'met' if floor_ratio <= TARGET_FLOOR_RATIO else 'NOT met'}",
+        f"(target <= {TARGET_FLOOR_RATIO}x): {met_floor}",
         f"naive / reference on {largest:.0f} MB: {speedup:.1f}x "
-        f"(target >= {TARGET_NAIVE_SPEEDUP}x): {'met' if speedup >= TARGET_NAIVE_SPEEDUP else 'NOT met'}",
+        f"(target >= {TARGET_NAIVE_SPEEDUP}x): {met_naive}",
     ]
 
 

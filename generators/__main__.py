@@ -1,4 +1,4 @@
-"""`python -m generators`: build, lint, new-id, list, and the anonymize/add-fixture tools."""
+"""`python -m generators`: build, lint, new-id, list, big, and the anonymize/add-fixture tools."""
 
 from __future__ import annotations
 
@@ -49,6 +49,10 @@ def main(argv: list[str]) -> int:
     new = commands.add_parser("new-id", help="print fresh random case IDs")
     new.add_argument("count", nargs="?", type=int, default=1)
     commands.add_parser("list", help="list the generated cases and their expected counts")
+    big = commands.add_parser("big", help="write a big realistic session (not for the corpus)")
+    big.add_argument("--size-mb", type=float, required=True)
+    big.add_argument("--seed", type=int, default=1)
+    big.add_argument("--out", required=True, help="the .jsonl file to write")
     commands.add_parser("anonymize", help="anonymize a real session (generators.anonymize)")
     commands.add_parser("add-fixture", help="add a hand-written case (generators.add_fixture)")
     args = parser.parse_args(argv)
@@ -66,6 +70,14 @@ def main(argv: list[str]) -> int:
             fresh = ids.new_id(used)
             used.add(fresh)
             print(fresh)
+        return 0
+    if args.command == "big":
+        from pathlib import Path
+
+        from generators.big import write_big_session
+
+        expected = write_big_session(Path(args.out), args.size_mb, args.seed)
+        print(f"wrote {args.out}: expected reboots {expected} (from the plan)")
         return 0
     return _list()
 
