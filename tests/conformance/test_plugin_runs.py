@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -232,16 +233,34 @@ def test_snapshot_update_writes_case_toml_not_the_candidate(
 
 def test_select_by_id_and_by_tag(pytester: pytest.Pytester, tmp_path: Path) -> None:
     root, snaps, ids = corpus(tmp_path)
-    by_tag = run(pytester, root, snaps, "-k", "phantom", "--collect-only", "-q")
-    collected = [line for line in by_tag.stdout.lines if "::" in line]
-    assert sorted(collected) == sorted(
-        [
-            f"conformance/test_conformance.py::test_case[{ids['phantom']}]",
-            f"conformance/test_expectations.py::test_expectation[{ids['phantom']}]",
-        ]
-    ) or all(ids["phantom"] in line for line in collected)
-    by_marker = run(pytester, root, snaps, "-m", "legacy-json", "--collect-only", "-q")
-    assert all(ids["legacy"] in line for line in by_marker.stdout.lines if "::" in line)
+
+    def selected(*args: str) -> set[str]:
+        result = run(pytester, root, snaps, *args, "--collect-only", "-q")
+        return {line.rsplit("::", 1)[1] for line in result.stdout.lines if "::" in line}
+
+    phantom, legacy = ids["phantom"], ids["legacy"]
+    assert selected("-k", "phantom") == {f"test_case[{phantom}]", f"test_expectation[{phantom}]"}
+    assert selected("-k", phantom) == {f"test_case[{phantom}]", f"test_expectation[{phantom}]"}
+    assert selected("-m", "legacy-json") == {f"test_case[{legacy}]", f"test_expectation[{legacy}]"}
+
+
+def test_stderr_is_escaped_in_the_html_report(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root, snaps, _ = corpus(tmp_path, ["aba"])
+    script = tmp_path / "evil.py"
+    script.write_text(
+        "import sys\nprint('<script>alert(1)</script>', file=sys.stderr)\nsys.exit(2)\n"
+    )
+    run(
+        pytester,
+        root,
+        snaps,
+        "--candidate",
+        f"{sys.executable} {script}",
+        "--report-dir",
+        str(tmp_path / "r"),
+    )
+    html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>" not in html
 
 
 def test_xdist_merges_records_and_junit_has_case_ids(
