@@ -120,13 +120,17 @@ def inputs(args: argparse.Namespace) -> Iterator[list[Path]]:
     if args.file:
         yield [Path(f) for f in args.file]
         return
-    from generators.big import write_big_session
-
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         paths = []
         for size in args.sizes:
             path = Path(folder) / f"big-{size}mb.jsonl"
-            write_big_session(path, size_mb=size, seed=args.seed)
+            # In a child process: a parent that grew while generating would inflate the peak RSS
+            # of every contender it forks afterwards (a forked child starts with its pages).
+            command = [sys.executable, "-m", "generators", "big", "--size-mb", str(size)]
+            command += ["--seed", str(args.seed), "--out", str(path)]
+            subprocess.run(
+                command, check=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT))
+            )
             paths.append(path)
         yield paths
 
