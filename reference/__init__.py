@@ -15,7 +15,10 @@ __all__ = ["Count", "Notice", "Rejection", "Replay", "count_path", "load_path"]
 
 
 def count_path(path: Path) -> Count:
-    """Replay a `.jsonl` or `.json` session and count its reboots; raises Rejection (ERR-*)."""
+    """Replay a `.jsonl` or `.json` session and count its reboots; raises Rejection (ERR-*).
+
+    Only the final state is counted (RPL-10): the lines that led to it are history.
+    """
     replay = load_path(path)
     count = count_state(replay.state)
     count.notices[:0] = replay.notices

@@ -58,7 +58,7 @@ def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) 
         return EXIT_USAGE
     try:
         result = count_path(path)
-    except Rejection as rejection:
+    except Rejection as rejection:  # ERR-10: exit 1, one line on stderr, nothing on stdout
         err.write(f"error: {path}:{rejection.line}: {rejection.code}: {rejection.reason}\n")
         return EXIT_REJECTED
     except OSError as error:

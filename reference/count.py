@@ -97,7 +97,11 @@ def requests_of(state: dict[str, Any]) -> list[Any]:
 
 
 def completed_markers(request: dict[str, Any], vocab: Vocabulary) -> list[str]:
-    """MRK-1: texts of the response parts that are completed automatic-compaction markers."""
+    """MRK-1: texts of the response parts that are completed automatic-compaction markers.
+
+    MRK-3: only a part of a marker kind counts; the same text in markdown, in a message or in
+    a part of another kind never does.
+    """
     found = []
     for part in _parts(request):
         kind = part.get("kind")
