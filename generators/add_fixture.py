@@ -242,7 +242,11 @@ def cli(argv: list[str]) -> int:
         for problem in problems:
             sys.stderr.write(f"error: {problem}\n")
         return EXIT_USAGE
-    data = args.session.read_bytes()
+    try:
+        data = args.session.read_bytes()
+    except OSError as failure:
+        sys.stderr.write(f"error: {args.session}: cannot read: {failure.strerror or failure}\n")
+        return EXIT_USAGE
     hint = None if args.hand_written else private_hint(data)
     if hint is not None and not args.force:
         sys.stderr.write(
@@ -256,11 +260,15 @@ def cli(argv: list[str]) -> int:
     table = case_table(args, case_id, rules, tags)
     errors = schema_errors(table)
     if errors:
-        for error in errors:
-            sys.stderr.write(f"error: case.toml: {error}\n")
+        for problem in errors:
+            sys.stderr.write(f"error: case.toml: {problem}\n")
         return EXIT_USAGE
     mine = expectation_of(args)
-    theirs, timeline = reference_view(args.session)
+    try:
+        theirs, timeline = reference_view(args.session)
+    except Exception as failure:  # a bug in the reference: say so, write nothing
+        sys.stderr.write(f"error: the reference failed on {args.session}: {failure!r}\n")
+        return EXIT_REFUSED
     print(f"the reference's view of {args.session}:")
     print(timeline, end="")
     print(f"your expectation:   {mine.describe()}")

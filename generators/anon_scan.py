@@ -262,12 +262,16 @@ class Rewriter:
         return rebuilt.encode("utf-8", "surrogateescape")
 
     def _mask_bare(self, token: bytes) -> bytes:
-        """Garbage outside strings: capitals, and 0xFF for bytes that are not UTF-8."""
+        """Garbage outside strings: capitals; control characters stay (a file of only form
+        feeds is as empty as before), bytes that are not UTF-8 become 0xFF."""
         self.masked += 1
         text = token.decode("utf-8", "surrogateescape")
-        content = "".join(char for char in text if not _undecodable(char))
+        content = "".join(char for char in text if ord(char) >= 0x20 and not _undecodable(char))
         letters = iter(self.names.mask(content))
-        rebuilt = "".join(_BAD_CHAR if _undecodable(char) else next(letters) for char in text)
+        rebuilt = "".join(
+            _BAD_CHAR if _undecodable(char) else char if ord(char) < 0x20 else next(letters)
+            for char in text
+        )
         return rebuilt.encode("utf-8", "surrogateescape")
 
 

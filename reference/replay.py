@@ -283,7 +283,7 @@ def replay_bytes(data: bytes) -> Replay:
 def load_flat(data: bytes) -> Replay:
     """LEG-1: a legacy flat `.json` session is its own final state."""
     body = data[len(BOM) :] if data.startswith(BOM) else data
-    if not body.strip():
+    if not body.strip(b" \t\r\n"):  # JSON whitespace only
         raise Rejection(0, E_EMPTY, "the file is empty")
     try:
         state = orjson.loads(body)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,3 +102,37 @@ def test_a_changed_result_deletes_the_output(
     assert cli([str(source), str(target)]) == 3
     assert not target.exists()
     assert "different reference result" in capsys.readouterr().err
+
+
+def test_python_m_generators_runs_both_tools(tmp_path: Path) -> None:
+    """The commands CONTRIBUTING.md shows, as a contributor types them."""
+    root = Path(__file__).resolve().parents[2]
+    source, target = tmp_path / "real.jsonl", tmp_path / "out.jsonl"
+    source.write_bytes(LOG)
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-m", "generators", "anonymize", str(source), str(target)],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"payroll" not in target.read_bytes()
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    argv = [str(target), "--title", "one compaction with one summary; one reboot", "--rules"]
+    argv += ["CNT-2", "--tags", "singular-summary", "--era", "compacted", "--expect-reboots"]
+    argv += ["1", "--fixtures", str(fixtures)]
+    done = subprocess.run(
+        [sys.executable, "-m", "generators", "add-fixture", *argv],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    (case,) = fixtures.iterdir()
+    assert (case / "session.jsonl").read_bytes() == target.read_bytes()
