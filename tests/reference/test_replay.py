@@ -354,3 +354,9 @@ def test_leg1_empty_flat_json_is_rejected(data: bytes) -> None:
     with pytest.raises(Rejection) as caught:
         load_flat(data)
     assert caught.value.code == "E-EMPTY"
+
+
+def test_leg1_a_vertical_tab_is_not_json_whitespace() -> None:
+    with pytest.raises(Rejection) as caught:
+        load_flat(b"\x0b")
+    assert caught.value.code == "E-JSON"
