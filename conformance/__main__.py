@@ -1,8 +1,9 @@
-"""`python -m conformance run|smoke|compare`: the command line over the same engine as the plugin.
+"""`python -m conformance run|smoke|compare|fuzz`: the command line over the plugin's engine.
 
 `run` is pytest (the plugin) with the package as the test path, so there is only one runner;
 `smoke` runs five cases without pytest; `compare` diffs two report.json files and is the
-release gate (exit 1 when something newly broke). Exit 2 is a usage error.
+release gate (exit 1 when something newly broke); `fuzz` hands a candidate's author the
+smallest random session it gets wrong (conformance/fuzz.py). Exit 2 is a usage error.
 """
 
 from __future__ import annotations
@@ -22,9 +23,14 @@ def main(argv: list[str] | None = None) -> int:
         # Hypothesis's pytest plugin costs seconds at start-up and the suite has no property tests.
         plugins = ["-p", "conformance.plugin", "-p", "no:hypothesispytest"]
         return int(pytest.main([str(PACKAGE_DIR), *plugins, *args[1:]]))
+    if args and args[0] == "fuzz":
+        from conformance.fuzz import cli
+
+        return cli(args[1:])
     parser = argparse.ArgumentParser(prog="python -m conformance", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("run", help="run the suite (pytest arguments follow)")
+    commands.add_parser("fuzz", help="random sessions until the candidate disagrees, shrunk")
     smoke = commands.add_parser("smoke", help="five easy cases: is the adapter wired right?")
     smoke.add_argument(
         "--candidate", default=None, help="as for the plugin (default: the reference)"
