@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from conformance.fuzz_plans import FuzzCase, Played, label_of
+from generators.cases import stores_summaries
 from generators.plan import (
     Churn,
     Compaction,
@@ -27,7 +28,6 @@ from generators.plan import (
     expected_summaries,
     is_compaction_turn,
     plan_tags,
-    stored_summaries,
 )
 from generators.shapes import SHAPE_RULES, log_shapes
 
@@ -87,18 +87,6 @@ TAG_PHRASES: dict[str, str] = {
     "progress-task-kind": "progressTask markers",
     "set-without-v": "a Set without v",
 }
-
-
-def stores_summaries(plan: Plan) -> bool:
-    """Some finished automatic turn left the era's summary field in its result metadata."""
-    for turn in plan.final_turns():
-        if turn.manual is not None or turn.cancelled:
-            continue
-        if stored_summaries(turn, plan.summary_field) or turn.stray_summary:
-            return True
-        if plan.summary_field == "summaries" and turn.compactions:
-            return True  # failed entries are stored too
-    return False
 
 
 def case_tags(case: FuzzCase, played: Played) -> list[str]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from generators.ids import new_id, taken
 from reference import count_path
-from reference.cli import explain
+from reference.cli import UsageParser, explain
 from reference.eras import load_table
 from reference.errors import ERROR_CODES, Rejection
 
@@ -56,16 +56,8 @@ class Expectation:
         return f"rejected with {self.error} at line {self.line}"
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line and exit 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"usage error: {message} (try --help)\n")
-        raise SystemExit(EXIT_USAGE)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = UsageParser(
         prog="python -m generators add-fixture",
         description="Add an (anonymized) session to the corpus with a hand-written expectation.",
     )

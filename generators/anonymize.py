@@ -31,6 +31,7 @@ from generators.anon_policy import Policy
 from generators.anon_pseudonym import Pseudonyms
 from generators.anon_scan import Rewriter
 from reference import count_path
+from reference.cli import UsageParser
 from reference.errors import Rejection
 
 EXIT_OK = 0
@@ -148,16 +149,8 @@ def _short(items: list[Any], limit: int = 8) -> str:
     return str(items[:limit])[:-1] + f", ... ({len(items)} in all)]"
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line and exit 2, like the reference's CLI."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"usage error: {message} (try --help)\n")
-        raise SystemExit(EXIT_USAGE)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = UsageParser(
         prog="python -m generators anonymize",
         description="Replace every private string of a chat session file with a pseudonym, "
         "keeping everything a reboot counter reads.",

@@ -144,7 +144,7 @@ def generate(scenario: Scenario, era: Era, case_id: str) -> Case:
     unplanned = declared & PLAN_TAGS - plan_tags(plan)
     if unplanned:
         raise ValueError(f"{scenario.name}/{era.id}: the plan does not show {sorted(unplanned)}")
-    if _stores_summaries(plan):
+    if stores_summaries(plan):
         tags.update(SUMMARY_TAGS[era.summary_field])
         rules.append("SUM-1" if era.summary_field == "summaries" else "SUM-2")
     return Case(
@@ -159,7 +159,7 @@ def generate(scenario: Scenario, era: Era, case_id: str) -> Case:
     )
 
 
-def _stores_summaries(plan: Plan) -> bool:
+def stores_summaries(plan: Plan) -> bool:
     """Some automatic turn left the era's summary field in its result metadata."""
     for turn in plan.final_turns():
         if turn.manual is not None or turn.cancelled:

@@ -24,8 +24,11 @@ EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line and exit 2 (argparse's own code)."""
+class UsageParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit 2 (argparse's own code).
+
+    The project's other command lines use it too, so every usage error reads the same.
+    """
 
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"usage error: {message} (try --help)\n")
@@ -33,7 +36,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m reference", description=__doc__)
+    parser = UsageParser(prog="python -m reference", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (
         ("count", "print the reboot count and its details as one JSON object"),
