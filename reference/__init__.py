@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from reference.count import Count, count_state
 from reference.errors import Notice, Rejection
@@ -14,7 +14,7 @@ from reference.replay import Replay, load_path
 __all__ = ["Count", "Notice", "Rejection", "Replay", "count_path", "load_path"]
 
 
-def count_path(path: Path) -> Count:
+def count_path(path: str | os.PathLike[str]) -> Count:
     """Replay a `.jsonl` or `.json` session and count its reboots; raises Rejection (ERR-*).
 
     Only the final state is counted (RPL-10): the lines that led to it are history.

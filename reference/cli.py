@@ -7,9 +7,8 @@ extension, bad arguments), 70 a bug in the reference. No input ever produces a t
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import TextIO
 
 import orjson
@@ -43,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("explain", "print a timeline of the compaction requests and the total"),
     ):
         sub = commands.add_parser(name, help=text, description=text)
-        sub.add_argument("path", type=Path, help="a session file: .jsonl (log) or .json (legacy)")
+        sub.add_argument("path", help="a session file: .jsonl (log) or .json (legacy)")
     return parser
 
 
@@ -55,8 +54,8 @@ def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) 
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
-    path: Path = args.path
-    if path.suffix not in (".json", ".jsonl"):
+    path: str = args.path
+    if os.path.splitext(path)[1] not in (".json", ".jsonl"):
         err.write(f"error: {path}: not a .json or .jsonl file\n")
         return EXIT_USAGE
     try:
@@ -117,6 +116,8 @@ def explain(result: Count) -> str:
 def _time(timestamp: float | None) -> str:
     if timestamp is None:
         return "-"
+    from datetime import UTC, datetime  # only explain needs it
+
     try:
         return datetime.fromtimestamp(timestamp / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S")
     except (OverflowError, OSError, ValueError):

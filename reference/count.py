@@ -6,7 +6,6 @@ compaction requests (MRK) -> their summaries (SUM) -> reboots (CNT).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,6 +81,8 @@ class Count:
 
 def md5_hex(text: str) -> str:
     """OUT-1: MD5 of the summary's UTF-8 bytes (lone surrogates become U+FFFD, as in JS)."""
+    import hashlib  # here, not at the top: only files with summaries pay its import
+
     data = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
     return hashlib.md5(data).hexdigest()
 

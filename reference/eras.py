@@ -5,13 +5,16 @@ Nothing else in the reference spells a marker string; adding an era is a data ch
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-ERAS_FILE = Path(__file__).resolve().parent.parent / "spec" / "eras.toml"
+# os.path, not pathlib: the reference runs on every agent wake, and pathlib costs start-up time.
+ERAS_FILE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "spec", "eras.toml"
+)
 
 
 @dataclass(frozen=True)
@@ -30,14 +33,14 @@ class Vocabulary:
 
 
 @cache
-def load_table(path: Path = ERAS_FILE) -> dict[str, Any]:
+def load_table(path: str = ERAS_FILE) -> dict[str, Any]:
     """The raw era table, as the generator also reads it."""
-    with path.open("rb") as handle:
+    with open(path, "rb") as handle:
         return tomllib.load(handle)
 
 
 @cache
-def vocabulary(path: Path = ERAS_FILE) -> Vocabulary:
+def vocabulary(path: str = ERAS_FILE) -> Vocabulary:
     """The matching vocabulary of the era table at `path`."""
     table = load_table(path)
     eras = tuple(table["eras"])

@@ -9,10 +9,10 @@ The file is streamed: memory is the state plus the longest line, never the whole
 
 from __future__ import annotations
 
-import json
+import json  # the slow path only (bytes orjson refuses); imported once per process
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, BinaryIO
 
 import orjson
@@ -305,9 +305,9 @@ def load_flat(data: bytes) -> Replay:
     return Replay(state, [], 1)
 
 
-def load_path(path: Path) -> Replay:
+def load_path(path: str | os.PathLike[str]) -> Replay:
     """Read a session file; the extension chooses the container (LEG-1)."""
-    if path.suffix == ".json":
-        return load_flat(path.read_bytes())
-    with path.open("rb") as stream:
+    with open(path, "rb") as stream:
+        if os.path.splitext(os.fspath(path))[1] == ".json":
+            return load_flat(stream.read())
         return replay_stream(stream)
