@@ -77,8 +77,9 @@ def test_a_count_stated_in_a_title_is_the_plan_count(scenario: Any, era: Any) ->
 
 def test_generated_cases_are_small() -> None:
     sizes = {case.id: len(case.data) for case in all_cases()}
-    assert max(sizes.values()) < 500_000
-    assert sum(sizes.values()) < 4_000_000
+    # One long session of several hundred requests is worth its ~0.9 MB; the corpus stays a few MB.
+    assert max(sizes.values()) < 1_000_000
+    assert sum(sizes.values()) < 4_500_000
 
 
 def test_after_a_rewrite_the_markers_are_only_in_the_kind0_line() -> None:
