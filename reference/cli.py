@@ -9,18 +9,22 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from typing import TextIO
 
 import orjson
 
 from reference import count_path
-from reference.count import Count
-from reference.errors import Rejection
+from reference.count import Count, Event
+from reference.errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection
 
 EXIT_ANSWER = 0
 EXIT_REJECTED = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
+
+TRANSIENT = (E_EMPTY, E_JSON)  # ERR-11
+RETRY_PAUSE = 0.2
 
 
 class UsageParser(argparse.ArgumentParser):
@@ -39,11 +43,53 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (
         ("count", "print the reboot count and its details as one JSON object"),
-        ("explain", "print a timeline of the compaction requests and the total"),
+        ("explain", "print a timeline of the compaction events and the total"),
     ):
         sub = commands.add_parser(name, help=text, description=text)
-        sub.add_argument("path", help="a session file: .jsonl (log) or .json (legacy)")
+        sub.add_argument("path", help="a session file: .jsonl (log) or .json (session or export)")
+        sub.add_argument(
+            "--retry",
+            type=_retries,
+            default=0,
+            metavar="N",
+            help="ERR-11: on a live file, re-read up to N times (0.2 s apart) when the file is "
+            "empty or a line does not parse (a rewrite in flight); not part of the protocol",
+        )
     return parser
+
+
+def _retries(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of retries: {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError("retries must be between 0 and 100")
+    return value
+
+
+def count_with_retry(path: str, retries: int) -> Count:
+    """ERR-11: E-EMPTY and E-JSON may be transient on a file VS Code is rewriting.
+
+    The kind-0 rewrite truncates the file and then writes it, so a reader can see an empty file
+    or a prefix of the one line. Re-reading after a pause tells a write in flight from a broken
+    log; a rejection that persists is reported as usual.
+    """
+    attempt = 0
+    while True:
+        try:
+            result = count_path(path)
+        except Rejection as rejection:
+            if attempt >= retries or rejection.code not in TRANSIENT:
+                raise
+            attempt += 1
+            time.sleep(RETRY_PAUSE)
+            continue
+        if attempt:
+            result.notices.append(
+                Notice(W_RETRIED, f"the file was re-read {attempt} time(s) before it parsed")
+            )
+        return result
 
 
 def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -59,7 +105,7 @@ def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) 
         err.write(f"error: {path}: not a .json or .jsonl file\n")
         return EXIT_USAGE
     try:
-        result = count_path(path)
+        result = count_with_retry(path, args.retry)
     except Rejection as rejection:  # ERR-10: exit 1, one line on stderr, nothing on stdout
         err.write(f"error: {path}:{rejection.line}: {rejection.code}: {rejection.reason}\n")
         return EXIT_REJECTED
@@ -82,35 +128,48 @@ def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) 
 
 
 def explain(result: Count) -> str:
-    """A human timeline: one row per compaction request, then the total."""
-    rows = [f"{'request':>7}  {'time (UTC)':<19}  {'marker':<33}  {'summary':<12}  verdict"]
-    events = {(e.request, e.summary): e for e in result.events}
-    for compaction in result.compactions:
-        when = _time(compaction.timestamp)
-        if not compaction.summaries:
-            rows.append(
-                f"{compaction.request:>7}  {when:<19}  {compaction.marker:<33}  {'-':<12}  phantom"
-            )
+    """A human timeline: one row per compaction event or phantom, then the totals."""
+    rows = [f"{'request':>7}  {'time (UTC)':<19}  {'marker':<33}  {'evidence':<34}  verdict"]
+    by_request: dict[int, list[Event]] = {}
+    for event in result.events:
+        by_request.setdefault(event.request, []).append(event)
+    for view in result.views:
+        when = _time(view.timestamp)
+        marker = view.marker or "-"
+        if view.removed:
+            rows.append(f"{view.index:>7}  {when:<19}  {marker:<33}  {'-':<34}  removed (CNT-5)")
             continue
-        for position in range(len(compaction.summaries)):
-            event = events[(compaction.request, position)]
-            verdict = "REBOOT" if event.reboot else "duplicate"
-            label = (
-                f"{compaction.request}.{position}"
-                if len(compaction.summaries) > 1
-                else str(compaction.request)
-            )
+        for event in by_request.get(view.index, []):
+            label = event.key if event.kind == "provider" else _preview(event.key)
+            evidence = f"{event.source} {label}"
+            verdict = "REBOOT" if event.reboot else "same as previous"
             rows.append(
-                f"{label:>7}  {when:<19}  {compaction.marker:<33}  {event.md5[:12]:<12}  {verdict}"
+                f"{view.index:>7}  {when:<19}  {marker:<33}  {evidence[:34]:<34}  {verdict}"
+            )
+        if view.phantom_reason is not None:
+            rows.append(
+                f"{view.index:>7}  {when:<19}  {marker:<33}  {'-':<34}"
+                f"  phantom: {view.phantom_reason}"
             )
     for notice in result.notices:
         where = f"line {notice.line}" if notice.line is not None else f"request {notice.request}"
         rows.append(f"warning {notice.code} ({where}): {notice.message}")
     rows.append(
-        f"reboots: {result.reboots}  (requests: {result.requests},"
-        f" compaction requests: {len(result.compactions)})"
+        f"reboots: {result.reboots}  (requests: {result.requests}, events: {len(result.events)})"
     )
+    if result.reboots_possible != result.reboots:
+        lost = result.reboots_possible - result.reboots
+        rows.append(
+            f"reboots_possible: {result.reboots_possible}  ({lost} phantom(s) lost-after-error:"
+            " the request ended in an error that dropped its summary entries, so the model"
+            " probably continued from a summary whose text is not on disk; not counted, OUT-3)"
+        )
     return "\n".join(rows) + "\n"
+
+
+def _preview(text: str) -> str:
+    flat = " ".join(text.split())
+    return repr(flat[:14] + ("..." if len(flat) > 14 else ""))
 
 
 def _time(timestamp: float | None) -> str:

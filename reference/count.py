@@ -1,11 +1,19 @@
-"""From a final state to the reboot count (MRK-*, SUM-*, CNT-*, OUT-*).
+"""From a final state to the reboot count (spec 2.0: CNT-*, SUM-*, MRK-*, OUT-*).
 
-Three small steps, each a pure function of the state:
-compaction requests (MRK) -> their summaries (SUM) -> reboots (CNT).
+The count reads stored evidence only: the texts and provider ids a request's result holds.
+Markers are looked at for the informative details alone (phantoms, warnings) and never change
+the count. Three small steps, each a pure function of the state:
+
+    the requests that count (CNT-1, CNT-5, CNT-6)
+        -> each one's compaction events (SUM-1, SUM-6, SUM-7, SUM-2, SUM-8)
+        -> reboots (CNT-2, CNT-3)
+
+and, beside them, each request's markers (MRK-*) for phantoms and their reasons (SUM-4, OUT-3).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,78 +21,110 @@ from typing import Any
 from reference.eras import Vocabulary, vocabulary
 from reference.errors import (
     E_STATE,
+    PHANTOM_WARNINGS,
     W_FAILED_SUMMARY,
-    W_IN_PROGRESS,
-    W_SERVER_COMPACTION,
-    W_SUMMARY_WITHOUT_MARKER,
+    W_NO_MARKER,
+    W_PROVIDER_COMPACTION,
+    W_REMOVED,
+    W_TRUNCATED,
     Notice,
     Rejection,
 )
 
+TEXT = "text"
+PROVIDER = "provider"
+# UNC-8: the text VS Code's writer stores instead of a string it could not persist.
+TRUNCATED_PREFIX = "[VS Code: value truncated for persistence;"
 
-@dataclass
-class Compaction:
-    """One compaction request (MRK-5) and what its result stored (SUM-1..SUM-4)."""
+# OUT-3: the phantom reasons, and those that say the model probably continued from a summary.
+FAILED = "failed"
+LOST_AFTER_ERROR = "lost-after-error"
+CANCELLED = "cancelled"
+IN_PROGRESS_ONLY = "in-progress-only"
+UNKNOWN = "unknown"
+PROBABLY_CONTINUED = frozenset({LOST_AFTER_ERROR})
+
+
+@dataclass(frozen=True)
+class Event:
+    """One compaction event of a request (SUM-8): a summary text or a provider compaction id."""
 
     request: int
-    request_id: str | None
-    timestamp: float | None
-    marker: str
-    manual: bool
-    summaries: list[str]
-
-
-@dataclass
-class SummaryEvent:
-    """One summary of the walk (CNT-1) and whether it is a reboot (CNT-2)."""
-
-    request: int
-    summary: int
-    marker: str
-    md5: str
-    reboot: bool
+    source: str  # where it is stored, e.g. "summaries[1]", "toolCallRounds[3].summary"
+    kind: str  # TEXT or PROVIDER
+    key: str  # the text, or the provider id (CNT-2 compares (kind, key))
+    reboot: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "request": self.request,
-            "summary": self.summary,
-            "marker": self.marker,
-            "md5": self.md5,
-        }
+        out: dict[str, Any] = {"request": self.request, "source": self.source, "kind": self.kind}
+        if self.kind == TEXT:
+            out["md5"] = md5_hex(self.key)
+        else:
+            out["id"] = self.key
+        return out
+
+
+@dataclass
+class RequestView:
+    """What one request of the final state holds, as the spec reads it."""
+
+    index: int
+    request_id: str | None
+    timestamp: float | None
+    marker: str | None  # the first marker text (MRK-1, MRK-2, MRK-4), None when there is none
+    marker_completed: bool
+    removed: bool  # CNT-5: skipped by the count
+    events: list[Event]
+    phantom_reason: str | None = None  # OUT-3, set for phantoms only
 
 
 @dataclass
 class Count:
-    """The answer: the normative count plus the informative details of OUT-1."""
+    """The answer: the normative count plus the informative details of OUT-1 and OUT-3."""
 
     reboots: int
     requests: int
-    compactions: list[Compaction]
-    events: list[SummaryEvent]
+    views: list[RequestView]
+    events: list[Event]
     notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def phantoms(self) -> list[RequestView]:
+        return [v for v in self.views if v.phantom_reason is not None]
+
+    @property
+    def reboots_possible(self) -> int:
+        """OUT-3: the count plus the phantoms whose reason says the model probably continued."""
+        return self.reboots + sum(
+            1 for v in self.phantoms if v.phantom_reason in PROBABLY_CONTINUED
+        )
 
     def to_json(self) -> dict[str, Any]:
         """OUT-1: the JSON object `python -m reference count` prints."""
         return {
             "reboots": self.reboots,
+            "reboots_possible": self.reboots_possible,
             "requests": self.requests,
             "reboot_events": [e.to_json() for e in self.events if e.reboot],
             "duplicates": [e.to_json() for e in self.events if not e.reboot],
             "phantoms": [
-                {"request": c.request, "marker": c.marker}
-                for c in self.compactions
-                if not c.summaries
+                {"request": v.index, "marker": v.marker, "reason": v.phantom_reason}
+                for v in self.phantoms
             ],
+            "removed": [v.index for v in self.views if v.removed],
             "warnings": [n.to_json() for n in self.notices],
         }
 
 
 def md5_hex(text: str) -> str:
-    """OUT-1: MD5 of the summary's UTF-8 bytes (lone surrogates become U+FFFD, as in JS)."""
+    """OUT-1: MD5 of the text's UTF-8 bytes (lone surrogates become U+FFFD, as in JS)."""
     import hashlib  # here, not at the top: only files with summaries pay its import
 
     data = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
     return hashlib.md5(data).hexdigest()
+
+
+# CNT-1, CNT-5, CNT-6: which requests count ------------------------------------------------
 
 
 def requests_of(state: dict[str, Any]) -> list[Any]:
@@ -97,43 +137,114 @@ def requests_of(state: dict[str, Any]) -> list[Any]:
     return requests
 
 
-def completed_markers(request: dict[str, Any], vocab: Vocabulary) -> list[str]:
-    """MRK-1: texts of the response parts that are completed automatic-compaction markers.
-
-    MRK-3: only a part of a marker kind counts; the same text in markdown, in a message or in
-    a part of another kind never does.
-    """
-    found = []
-    for part in _parts(request):
-        kind = part.get("kind")
-        if isinstance(kind, str) and kind in vocab.marker_part_kinds:
-            value = _content_value(part)
-            if isinstance(value, str) and value in vocab.completed:
-                found.append(value)
-    return found
-
-
-def manual_marker(request: dict[str, Any], vocab: Vocabulary) -> str | None:
-    """MRK-4: the completed-markdown text of a finished `/compact` request, or None."""
-    if not _is_compact_command(request, vocab):
-        return None
-    for part in _parts(request):
-        value = part.get("value")
-        if "kind" not in part and isinstance(value, str) and value in vocab.manual_completed:
-            return value
-    return None
-
-
-def _is_compact_command(request: dict[str, Any], vocab: Vocabulary) -> bool:
-    slash = request.get("slashCommand")
-    if isinstance(slash, dict) and slash.get("name") == vocab.manual_slash_command:
-        return True
-    message = request.get("message")
-    text = message.get("text") if isinstance(message, dict) else message  # LEG-2: plain string
-    if not isinstance(text, str):
+def js_truthy(value: Any) -> bool:
+    """JavaScript truthiness, as VS Code's send loop tests the removal flag (CNT-5)."""
+    if value is None or value is False:
         return False
-    pattern = re.escape(vocab.manual_message_command) + r"(\s|$)"
-    return re.match(pattern, text) is not None
+    if isinstance(value, int | float):
+        return value != 0 and not (isinstance(value, float) and math.isnan(value))
+    if isinstance(value, str):
+        return value != ""
+    return True  # true, objects and arrays (even empty ones)
+
+
+def is_removed(request: dict[str, Any]) -> bool:
+    """CNT-5: the request is flagged for whole removal at the next send, so it does not count.
+
+    VS Code loads a truthy legacy `isHidden` as a whole-request flag; a truthy
+    `shouldBeRemovedOnSend` removes the whole request unless it is an object whose
+    `afterUndoStop` is truthy (CNT-6: a partial undo keeps the request and its result).
+    """
+    if js_truthy(request.get("isHidden")):
+        return True
+    flag = request.get("shouldBeRemovedOnSend")
+    if not js_truthy(flag):
+        return False
+    return not (isinstance(flag, dict) and js_truthy(flag.get("afterUndoStop")))
+
+
+# SUM-*: the events of one request ---------------------------------------------------------
+
+
+def _metadata(request: dict[str, Any]) -> dict[str, Any]:
+    result = request.get("result")
+    metadata = result.get("metadata") if isinstance(result, dict) else None
+    return metadata if isinstance(metadata, dict) else {}
+
+
+def _nonempty(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def stored_events(index: int, request: dict[str, Any]) -> list[Event]:
+    """SUM-8: the request's compaction events in the order they happened, de-duplicated.
+
+    SUM-1 the `summaries[]` texts, then SUM-6/SUM-7 each round's summary and provider
+    compaction, then SUM-2 the singular `summary`. An event whose key already occurred in this
+    request is dropped (the same summary is stored in several places).
+    """
+    metadata = _metadata(request)
+    found: list[tuple[str, str, str]] = []  # (source, kind, key)
+    entries = metadata.get("summaries")
+    if isinstance(entries, list):  # SUM-1 (SUM-3: failure entries have no text)
+        for position, entry in enumerate(entries):
+            text = _nonempty(entry.get("text")) if isinstance(entry, dict) else None
+            if text is not None:
+                found.append((f"summaries[{position}]", TEXT, text))
+    rounds = metadata.get("toolCallRounds")
+    if isinstance(rounds, list):
+        for position, round_ in enumerate(rounds):
+            if not isinstance(round_, dict):
+                continue
+            text = _nonempty(round_.get("summary"))  # SUM-6
+            if text is not None:
+                found.append((f"toolCallRounds[{position}].summary", TEXT, text))
+            compaction = round_.get("compaction")  # SUM-7
+            ident = _nonempty(compaction.get("id")) if isinstance(compaction, dict) else None
+            if ident is not None:
+                found.append((f"toolCallRounds[{position}].compaction", PROVIDER, ident))
+    summary = metadata.get("summary")
+    text = _nonempty(summary.get("text")) if isinstance(summary, dict) else None
+    if text is not None:  # SUM-2
+        found.append(("summary", TEXT, text))
+    events: list[Event] = []
+    seen: set[tuple[str, str]] = set()
+    for source, kind, key in found:  # SUM-8: de-duplication inside the request
+        if (kind, key) not in seen:
+            seen.add((kind, key))
+            events.append(Event(index, source, kind, key))
+    return events
+
+
+def failure_entries(request: dict[str, Any]) -> int:
+    """SUM-3: `summaries[]` entries without text (a failed summarisation)."""
+    entries = _metadata(request).get("summaries")
+    if not isinstance(entries, list):
+        return 0
+    return sum(
+        1 for e in entries if not (isinstance(e, dict) and _nonempty(e.get("text")) is not None)
+    )
+
+
+# CNT-2, CNT-3: the count ------------------------------------------------------------------
+
+
+def mark_reboots(events: list[Event]) -> list[Event]:
+    """CNT-2: an event is a reboot when its key differs from the previous event's key.
+
+    Requests without events are not in the list, so a phantom never resets the comparison
+    (CNT-3).
+    """
+    marked = []
+    previous: tuple[str, str] | None = None
+    for event in events:
+        key = (event.kind, event.key)
+        marked.append(Event(event.request, event.source, event.kind, event.key, key != previous))
+        previous = key
+    return marked
+
+
+# MRK-*: markers, informative only ---------------------------------------------------------
 
 
 def _parts(request: dict[str, Any]) -> list[dict[str, Any]]:
@@ -148,99 +259,143 @@ def _content_value(part: dict[str, Any]) -> Any:
     return content.get("value") if isinstance(content, dict) else None
 
 
-def _metadata(request: dict[str, Any]) -> dict[str, Any]:
-    result = request.get("result")
-    metadata = result.get("metadata") if isinstance(result, dict) else None
-    return metadata if isinstance(metadata, dict) else {}
+def find_marker(request: dict[str, Any], vocab: Vocabulary) -> tuple[str | None, bool]:
+    """MRK-1, MRK-2, MRK-4: the request's marker text and whether it is a completed one.
 
-
-def summaries_of(request: dict[str, Any]) -> tuple[list[str], int]:
-    """SUM-1..SUM-3: the non-empty summary texts of a request, and how many entries failed."""
-    metadata = _metadata(request)
-    entries = metadata.get("summaries")
-    if isinstance(entries, list):  # SUM-1: the array wins, even when empty
-        texts = [_text(entry) for entry in entries]
-        good = [t for t in texts if t]
-        return good, len(texts) - len(good)
-    text = _text(metadata.get("summary"))  # SUM-2
-    return ([text], 0) if text else ([], 0)
-
-
-def _text(entry: Any) -> str | None:
-    """SUM-3: a summary's text when it is a non-empty string, else None (a failed summary)."""
-    if isinstance(entry, dict):
-        text = entry.get("text")
-        if isinstance(text, str) and text:
-            return text
-    return None
-
-
-def find_compactions(
-    requests: list[Any], vocab: Vocabulary
-) -> tuple[list[Compaction], list[Notice]]:
-    """MRK-5: every compaction request in order, with its summaries; warnings on the way."""
-    compactions = []
-    notices = []
-    for index, request in enumerate(requests):
-        if not isinstance(request, dict):  # CNT-1: holes and other non-objects are skipped
-            continue
-        markers = completed_markers(request, vocab)
-        manual = manual_marker(request, vocab)
-        summaries, failed = summaries_of(request)
-        if failed:
-            notices.append(
-                Notice(W_FAILED_SUMMARY, f"{failed} failed summary entries", request=index)
-            )
-        if _has_server_compaction(request):
-            notices.append(
-                Notice(
-                    W_SERVER_COMPACTION,
-                    "server-side compaction recorded only in toolCallRounds",
-                    request=index,
-                )
-            )
-        if not markers and manual is None:
-            if summaries:  # SUM-5
-                notices.append(
-                    Notice(
-                        W_SUMMARY_WITHOUT_MARKER, "a summary is stored but no marker", request=index
-                    )
-                )
-            if _has_in_progress(request, vocab):  # MRK-2
-                notices.append(Notice(W_IN_PROGRESS, "compaction left in progress", request=index))
-            continue
-        compactions.append(
-            Compaction(
-                request=index,
-                request_id=_string(request.get("requestId")),
-                timestamp=_number(request.get("timestamp")),
-                marker=markers[0] if markers else str(manual),
-                manual=not markers,
-                summaries=summaries,
-            )
-        )
-    return compactions, notices
-
-
-def _has_in_progress(request: dict[str, Any], vocab: Vocabulary) -> bool:
+    A completed marker (any locale, ERA-3) wins over an in-progress text. MRK-3: the same text
+    in markdown, a message or a part of another kind is no marker, and neither is another
+    progress task ("Collecting workspace information").
+    """
+    in_progress: str | None = None
     for part in _parts(request):
-        value = _content_value(part)
-        if isinstance(value, str) and any(_in_progress_like(value, s) for s in vocab.in_progress):
+        kind = part.get("kind")
+        if isinstance(kind, str) and kind in vocab.marker_part_kinds:
+            value = _content_value(part)
+            if not isinstance(value, str):
+                continue
+            if value in vocab.completed:
+                return value, True
+            if in_progress is None and _in_progress_like(value, vocab):
+                in_progress = value
+    if _is_compact_command(request, vocab):
+        for part in _parts(request):
+            value = part.get("value")
+            if "kind" not in part and isinstance(value, str) and value in vocab.manual_completed:
+                return value, True
+            if part.get("kind") == "progressMessage" and in_progress is None:
+                text = _content_value(part)
+                if isinstance(text, str) and text in vocab.manual_in_progress:
+                    in_progress = text
+    return in_progress, False
+
+
+def _in_progress_like(value: str, vocab: Vocabulary) -> bool:
+    """MRK-2: an in-progress text, also with a percentage: 'Compacting conversation (42%)...'."""
+    for text in vocab.in_progress:
+        stem = text.removesuffix("...")
+        if value == text or (value.startswith(stem) and value.endswith("...")):
             return True
     return False
 
 
-def _in_progress_like(value: str, text: str) -> bool:
-    """In-progress texts, also with a percentage: 'Compacting conversation (42%)...'."""
-    stem = text.removesuffix("...")
-    return value == text or (value.startswith(stem) and value.endswith("..."))
-
-
-def _has_server_compaction(request: dict[str, Any]) -> bool:
-    rounds = _metadata(request).get("toolCallRounds")
-    if not isinstance(rounds, list):
+def _is_compact_command(request: dict[str, Any], vocab: Vocabulary) -> bool:
+    slash = request.get("slashCommand")
+    if isinstance(slash, dict) and slash.get("name") == vocab.manual_slash_command:
+        return True
+    message = request.get("message")
+    text = message.get("text") if isinstance(message, dict) else message  # LEG-2: plain string
+    if not isinstance(text, str):
         return False
-    return any(isinstance(r, dict) and r.get("compaction") for r in rounds)
+    pattern = re.escape(vocab.manual_message_command) + r"(\s|$)"
+    return re.match(pattern, text) is not None
+
+
+def phantom_reason(request: dict[str, Any], completed: bool) -> str:
+    """OUT-3: why a request with a marker holds no event (informative; UNC-1..UNC-4)."""
+    if completed:
+        entries = _metadata(request).get("summaries")
+        if isinstance(entries, list) and any(
+            isinstance(e, dict) and isinstance(e.get("outcome"), str) and not e.get("text")
+            for e in entries
+        ):
+            return FAILED
+        result = request.get("result")
+        rounds = _metadata(request).get("toolCallRounds")
+        if (
+            isinstance(result, dict)
+            and isinstance(result.get("errorDetails"), dict)
+            and isinstance(rounds, list)
+            and rounds
+        ):
+            return LOST_AFTER_ERROR  # UNC-1: the text was dropped with the error result
+    if _cancelled(request):
+        return CANCELLED
+    return UNKNOWN if completed else IN_PROGRESS_ONLY
+
+
+def _cancelled(request: dict[str, Any]) -> bool:
+    state = request.get("modelState")
+    if isinstance(state, dict):
+        return state.get("value") == 2
+    return request.get("isCanceled") is True  # legacy files before modelState
+
+
+# The pipeline -----------------------------------------------------------------------------
+
+
+def view_request(index: int, request: dict[str, Any], vocab: Vocabulary) -> RequestView:
+    marker, completed = find_marker(request, vocab)
+    removed = is_removed(request)
+    events = [] if removed else stored_events(index, request)
+    view = RequestView(
+        index=index,
+        request_id=_string(request.get("requestId")),
+        timestamp=_number(request.get("timestamp")),
+        marker=marker,
+        marker_completed=completed,
+        removed=removed,
+        events=events,
+    )
+    if marker is not None and not events and not removed:  # SUM-4
+        view.phantom_reason = phantom_reason(request, completed)
+    return view
+
+
+def notices_for(view: RequestView, request: dict[str, Any]) -> list[Notice]:
+    """OUT-2: the warnings one request gives."""
+    index = view.index
+    if view.removed:
+        return [Notice(W_REMOVED, "flagged for removal at the next send: skipped", request=index)]
+    notices = []
+    failed = failure_entries(request)
+    if failed:
+        notices.append(Notice(W_FAILED_SUMMARY, f"{failed} failed summary entries", request=index))
+    if view.phantom_reason is not None:
+        code = PHANTOM_WARNINGS[view.phantom_reason]
+        notices.append(
+            Notice(code, f"marker without a stored summary ({view.phantom_reason})", request=index)
+        )
+    if any(e.kind == PROVIDER for e in view.events):
+        notices.append(
+            Notice(
+                W_PROVIDER_COMPACTION,
+                "provider-side compaction (no marker, no text)",
+                request=index,
+            )
+        )
+    if view.marker is None and any(e.kind == TEXT for e in view.events):  # SUM-5
+        notices.append(
+            Notice(W_NO_MARKER, "a summary is stored but no marker is shown", request=index)
+        )
+    if any(e.kind == TEXT and e.key.startswith(TRUNCATED_PREFIX) for e in view.events):  # UNC-8
+        notices.append(
+            Notice(
+                W_TRUNCATED,
+                "a summary was truncated for persistence; compared as stored",
+                request=index,
+            )
+        )
+    return notices
 
 
 def _string(value: Any) -> str | None:
@@ -251,35 +406,25 @@ def _number(value: Any) -> float | None:
     return value if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def count_reboots(compactions: list[Compaction]) -> list[SummaryEvent]:
-    """CNT-2, CNT-3: a summary is a reboot when its text differs from the previous summary."""
-    events = []
-    previous: str | None = None
-    for compaction in compactions:
-        for position, text in enumerate(compaction.summaries):  # phantoms have none: no reset
-            events.append(
-                SummaryEvent(
-                    request=compaction.request,
-                    summary=position,
-                    marker=compaction.marker,
-                    md5=md5_hex(text),
-                    reboot=text != previous,
-                )
-            )
-            previous = text
-    return events
-
-
 def count_state(state: dict[str, Any], vocab: Vocabulary | None = None) -> Count:
     """The whole pipeline on a final state (CNT-4)."""
     vocab = vocab or vocabulary()
     requests = requests_of(state)
-    compactions, notices = find_compactions(requests, vocab)
-    events = count_reboots(compactions)
+    views: list[RequestView] = []
+    notices: list[Notice] = []
+    events: list[Event] = []
+    for index, request in enumerate(requests):
+        if not isinstance(request, dict):  # CNT-1: holes and other non-objects are skipped
+            continue
+        view = view_request(index, request, vocab)
+        views.append(view)
+        notices.extend(notices_for(view, request))
+        events.extend(view.events)
+    events = mark_reboots(events)
     return Count(
         reboots=sum(1 for e in events if e.reboot),
         requests=len(requests),
-        compactions=compactions,
+        views=views,
         events=events,
         notices=notices,
     )

@@ -19,7 +19,7 @@ ERAS_FILE = os.path.join(
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """Every string a counter matches, merged over all eras (ERA-2: no era detection)."""
+    """Every string a counter matches, merged over all eras and locales (ERA-2, ERA-3)."""
 
     spec_version: str
     marker_part_kinds: frozenset[str]
@@ -45,11 +45,14 @@ def vocabulary(path: str = ERAS_FILE) -> Vocabulary:
     table = load_table(path)
     eras = tuple(table["eras"])
     manual = table["manual"]
+    translations = table.get("translations", [])  # ERA-3: every locale counts everywhere
     return Vocabulary(
         spec_version=table["spec_version"],
         marker_part_kinds=frozenset(table["marker_part_kinds"]),
-        completed=frozenset(s for era in eras for s in era["completed"]),
-        in_progress=frozenset(s for era in eras for s in era["in_progress"]),
+        completed=frozenset(s for era in eras for s in era["completed"])
+        | frozenset(t["text"] for t in translations if t["state"] == "completed"),
+        in_progress=frozenset(s for era in eras for s in era["in_progress"])
+        | frozenset(t["text"] for t in translations if t["state"] == "in-progress"),
         manual_slash_command=manual["slash_command"],
         manual_message_command=manual["message_command"],
         manual_completed=frozenset(manual["completed_markdown"]),

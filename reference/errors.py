@@ -50,8 +50,19 @@ class Notice:
         return out
 
 
-W_TORN_TAIL = "W-TORN-TAIL"
-W_SUMMARY_WITHOUT_MARKER = "W-SUMMARY-WITHOUT-MARKER"
-W_SERVER_COMPACTION = "W-SERVER-COMPACTION"
-W_IN_PROGRESS = "W-IN-PROGRESS"
-W_FAILED_SUMMARY = "W-FAILED-SUMMARY"
+W_TORN_TAIL = "W-TORN-TAIL"  # ERR-9
+W_FAILED_SUMMARY = "W-FAILED-SUMMARY"  # SUM-3
+W_NO_MARKER = "W-NO-MARKER"  # SUM-5
+W_PROVIDER_COMPACTION = "W-PROVIDER-COMPACTION"  # SUM-7
+W_REMOVED = "W-REMOVED"  # CNT-5
+W_TRUNCATED = "W-TRUNCATED"  # UNC-8
+W_RETRIED = "W-RETRIED"  # ERR-11: a transient rejection went away on a re-read
+
+# OUT-3: one warning code per phantom reason (SUM-4).
+PHANTOM_WARNINGS = {
+    "failed": "W-PHANTOM-FAILED",
+    "lost-after-error": "W-PHANTOM-LOST",
+    "cancelled": "W-PHANTOM-CANCELLED",
+    "in-progress-only": "W-PHANTOM-IN-PROGRESS",
+    "unknown": "W-PHANTOM",
+}

@@ -302,7 +302,28 @@ def load_flat(data: bytes) -> Replay:
             raise Rejection(first.lineno, E_JSON, f"not valid JSON ({_short(first)})") from None
     if not isinstance(state, dict):
         raise Rejection(1, E_STATE, "the session is not a JSON object")
+    if not (is_flat_session(state) or is_export(state)):
+        raise Rejection(
+            1,
+            E_STATE,
+            "neither a session (sessionId, version) nor an export (requests, responderUsername)",
+        )
     return Replay(state, [], 1)
+
+
+def is_flat_session(state: dict[str, Any]) -> bool:
+    """LEG-1: a legacy session file carries its string `sessionId` or its number `version`."""
+    version = state.get("version")
+    return isinstance(state.get("sessionId"), str) or (
+        isinstance(version, int | float) and not isinstance(version, bool)
+    )
+
+
+def is_export(state: dict[str, Any]) -> bool:
+    """LEG-3: an Export Chat file, as VS Code's Import Chat recognises one."""
+    return isinstance(state.get("requests"), list) and isinstance(
+        state.get("responderUsername"), str
+    )
 
 
 def load_path(path: str | os.PathLike[str]) -> Replay:
