@@ -15,7 +15,8 @@ from typing import Any
 
 from conformance import SPEC_DIR
 
-ID_PATTERN = re.compile(r"^[A-HJ-NP-Z2-9]{4}$")
+# A four-character ID, or a real log's `realworld-<slug>` (spec/FIXTURES.md, "Real logs").
+ID_PATTERN = re.compile(r"^(?:[A-HJ-NP-Z2-9]{4}|realworld-[a-z0-9-]+)$")
 
 
 class CorpusError(Exception):

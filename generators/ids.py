@@ -1,5 +1,8 @@
 """Case IDs: four characters from A-Z and 2-9 without 0, 1, O, I (spec/FIXTURES.md).
 
+Real logs (spec/FIXTURES.md, "Real logs") are the one exception: their ID is a readable
+`realworld-<slug>`, chosen by the person who counted them; generated IDs never take that form.
+
 An ID is chosen once at random and written into `case_ids.toml` (generated cases) or a case
 folder name (hand-written cases); nothing derives an ID from a name at run time. Retired IDs are
 listed in fixtures/retired.txt and never used again.
@@ -16,6 +19,7 @@ from generators.eras import ROOT
 
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ID_PATTERN = re.compile(r"^[A-HJ-NP-Z2-9]{4}$")
+REALWORLD_PATTERN = re.compile(r"^realworld-[a-z0-9-]+$")
 FIXTURES = ROOT / "fixtures"
 RETIRED = FIXTURES / "retired.txt"
 REGISTRY = Path(__file__).resolve().parent / "case_ids.toml"
@@ -23,6 +27,15 @@ REGISTRY = Path(__file__).resolve().parent / "case_ids.toml"
 
 def is_id(text: str) -> bool:
     return ID_PATTERN.match(text) is not None
+
+
+def is_realworld_id(text: str) -> bool:
+    return REALWORLD_PATTERN.match(text) is not None
+
+
+def is_case_id(text: str) -> bool:
+    """A folder name that may be a case: a four-character ID or a real log's `realworld-<slug>`."""
+    return is_id(text) or is_realworld_id(text)
 
 
 def retired(path: Path = RETIRED) -> list[str]:

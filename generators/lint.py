@@ -120,7 +120,7 @@ class Lint:
 
     def check_case(self, folder: Path) -> None:
         where = f"fixtures/{folder.name}"
-        if not ids.is_id(folder.name):
+        if not ids.is_case_id(folder.name):
             self.error(f"{where}: the folder name is not an ID")
         if folder.name in self.retired:
             self.error(f"{where}: the ID is retired")
@@ -140,10 +140,13 @@ class Lint:
             self.error(f"{where}/case.toml: id {meta.get('id')!r} differs from the folder name")
         container = meta.get("container")
         files = sorted(p.name for p in folder.iterdir() if p.name != "case.toml")
-        if container in ("json", "jsonl") and files != [f"session.{container}"]:
-            self.error(
-                f"{where}: expected exactly session.{container} beside case.toml, found {files}"
-            )
+        # A real log keeps its licence notice beside the copy (spec/FIXTURES.md, "Real logs").
+        wanted = [f"session.{container}"]
+        if ids.is_realworld_id(folder.name):
+            wanted = sorted([*wanted, "LICENSE"])
+        if container in ("json", "jsonl") and files != wanted:
+            named = " and ".join(wanted)
+            self.error(f"{where}: expected exactly {named} beside case.toml, found {files}")
         if meta.get("era") not in self.eras:
             self.error(f"{where}/case.toml: unknown era {meta.get('era')!r}")
         for tag in meta.get("tags", []):
