@@ -10,7 +10,10 @@ The file is streamed: memory is the state plus the longest line, never the whole
 from __future__ import annotations
 
 import json  # the slow path only (bytes orjson refuses); imported once per process
+import math
 import os
+import stat
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -25,6 +28,7 @@ from reference.errors import (
     E_NO_INITIAL,
     E_PATH,
     E_PUSH,
+    E_READ,
     E_STATE,
     W_TORN_TAIL,
     Notice,
@@ -68,15 +72,51 @@ def parse_json(raw: bytes, line: int) -> Any:
             raise Rejection(
                 line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
             ) from None
-        text = raw.decode("utf-8", "replace")
-        try:
-            return json.loads(text, parse_constant=_reject_constant)
-        except RecursionError:
-            raise Rejection(
-                line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
-            ) from None
-        except ValueError:
-            raise Rejection(line, E_JSON, f"not valid JSON ({_short(first)})") from None
+        return _parse_slowly(raw.decode("utf-8", "replace"), line, _short(first))
+
+
+def _parse_slowly(text: str, line: int | None, why: str) -> Any:
+    """The standard library's parser with JSON.parse's number rules and ERR-8's depth bound.
+
+    Integers too long for Python's str-to-int guard become doubles (infinite past the double
+    range), as JSON.parse makes every number a double. The recursion limit is raised for the
+    parse so that the bound is ERR-8's 1024 levels, the same as orjson's, not the interpreter's
+    default (which would reject orjson-valid nesting of 988-1024 levels here).
+    """
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * DEPTH_LIMIT))
+    deep = f"JSON nested deeper than {DEPTH_LIMIT} levels"
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_int=_js_int)
+    except RecursionError:
+        raise Rejection(line or 1, E_LIMIT, deep) from None
+    except json.JSONDecodeError as error:  # a flat file (line None) names the failing line
+        raise Rejection(line or error.lineno, E_JSON, f"not valid JSON ({why})") from None
+    except ValueError:
+        raise Rejection(line or 1, E_JSON, f"not valid JSON ({why})") from None
+    finally:
+        sys.setrecursionlimit(limit)
+    if _deeper_than(value, DEPTH_LIMIT):
+        raise Rejection(line or 1, E_LIMIT, deep)
+    return value
+
+
+def _js_int(digits: str) -> int | float:
+    return int(digits) if len(digits) <= 4000 else float(digits)
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether containers nest more than `limit` levels (iterative: no recursion)."""
+    if not isinstance(value, dict | list):
+        return False
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if depth > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
 
 
 def _short(error: Exception) -> str:
@@ -235,9 +275,23 @@ def _path_text(keys: Iterable[str | int]) -> str:
 
 
 def _show(value: Any) -> str:
+    """A short, bounded description of a value for an error line (ERR-10).
+
+    Containers are described, never serialised: a value nested 100,000 deep must give a one-line
+    error, not a recursion in the error message itself.
+    """
     if value is MISSING:
         return "(absent)"
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    if isinstance(value, dict):
+        return f"an object of {len(value)} members"
+    if isinstance(value, list):
+        return f"an array of {len(value)} items"
+    if isinstance(value, str):
+        text = json.dumps(value[:40], ensure_ascii=False)
+        return text if len(value) <= 37 else text[:37] + '..."'
+    if isinstance(value, float) and not math.isfinite(value):
+        return "a number beyond the double range"
+    text = json.dumps(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -292,14 +346,7 @@ def load_flat(data: bytes) -> Replay:
             raise Rejection(
                 first.lineno, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
             ) from None
-        try:
-            state = json.loads(body.decode("utf-8", "replace"), parse_constant=_reject_constant)
-        except RecursionError:
-            raise Rejection(0, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
-        except json.JSONDecodeError as error:
-            raise Rejection(error.lineno, E_JSON, f"not valid JSON ({error.msg})") from None
-        except ValueError:
-            raise Rejection(first.lineno, E_JSON, f"not valid JSON ({_short(first)})") from None
+        state = _parse_slowly(body.decode("utf-8", "replace"), None, _short(first))
     if not isinstance(state, dict):
         raise Rejection(1, E_STATE, "the session is not a JSON object")
     if not (is_flat_session(state) or is_export(state)):
@@ -328,7 +375,40 @@ def is_export(state: dict[str, Any]) -> bool:
 
 def load_path(path: str | os.PathLike[str]) -> Replay:
     """Read a session file; the extension chooses the container (LEG-1)."""
-    with open(path, "rb") as stream:
+    with open_regular(path) as stream:
         if os.path.splitext(os.fspath(path))[1] == ".json":
             return load_flat(stream.read())
         return replay_stream(stream)
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open a session file for reading, refusing anything but a regular file (ERR-12).
+
+    The file is opened without blocking and checked on the open descriptor, so a FIFO, a
+    device such as /dev/zero (also behind a symlink) or a directory is refused at once instead
+    of hanging or reading forever.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise Rejection(0, E_READ, f"not a regular file ({_file_type(mode)})")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _file_type(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
