@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
+
+from reference import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPACTED = (
@@ -45,10 +49,32 @@ def test_count_prints_one_json_object_with_reboots(tmp_path: Path) -> None:
     assert done.stderr == ""
 
 
-def test_count_reads_a_legacy_json_by_extension(tmp_path: Path) -> None:
-    flat = orjson.dumps(orjson.loads(COMPACTED)["v"], option=orjson.OPT_INDENT_2)
-    done = run("count", write(tmp_path, "s.json", flat))
+def test_leg1_count_reads_a_flat_session_json_by_extension(tmp_path: Path) -> None:
+    state = {"version": 3, "sessionId": "s1", **orjson.loads(COMPACTED)["v"]}
+    done = run("count", write(tmp_path, "s.json", orjson.dumps(state, option=orjson.OPT_INDENT_2)))
     assert (done.returncode, orjson.loads(done.stdout)["reboots"]) == (0, 1)
+
+
+def test_leg3_count_reads_an_export_json(tmp_path: Path) -> None:
+    state = {"responderUsername": "GitHub Copilot", **orjson.loads(COMPACTED)["v"]}
+    done = run("count", write(tmp_path, "s.json", orjson.dumps(state, option=orjson.OPT_INDENT_2)))
+    assert (done.returncode, orjson.loads(done.stdout)["reboots"]) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(orjson.dumps(orjson.loads(COMPACTED)["v"]), id="neither-session-nor-export"),
+        pytest.param(b"[]", id="array"),
+    ],
+)
+def test_leg1_a_json_of_neither_shape_is_exit_1_e_state_line_1(tmp_path: Path, data: bytes) -> None:
+    path = write(tmp_path, "s.json", data)
+    done = run("count", path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"error: {path}:1: E-STATE: ")
+    assert len(done.stderr.splitlines()) == 1
 
 
 def test_rejection_is_exit_1_empty_stdout_one_stderr_line(tmp_path: Path) -> None:
@@ -99,6 +125,7 @@ def test_missing_file_and_unknown_extension_exit_2(tmp_path: Path) -> None:
         ("deepobj.json", b'{"a":' * 100_000 + b"1" + b"}" * 100_000),
         ("hugei.jsonl", COMPACTED + b'{"kind":2,"k":["requests"],"i":1000000000}\n'),
     ],
+    ids=lambda value: value if isinstance(value, str) else "bytes",  # not the bytes themselves
 )
 def test_hostile_input_is_a_one_line_rejection(tmp_path: Path, name: str, data: bytes) -> None:
     done = run("count", write(tmp_path, name, data))
@@ -114,3 +141,126 @@ def test_fifty_megabyte_line_is_counted(tmp_path: Path) -> None:
     done = run("count", write(tmp_path, "big.jsonl", COMPACTED + line), timeout=120)
     assert done.returncode == 0, done.stderr
     assert orjson.loads(done.stdout)["reboots"] == 1
+
+
+# OUT-3 through the command line: an error after a compaction (UNC-1) --------------------
+
+MARKER = {"kind": "progressTaskSerialized", "content": {"value": "Compacted conversation"}}
+
+
+def lost_after_error_log() -> bytes:
+    """Request 0 compacts (summary A); request 1 has no events; request 2 shows a completed
+    marker but ended in an error that kept its one round and dropped the summary entries.
+
+    By hand: count 1 (A); request 2 is a phantom `lost-after-error`; reboots_possible 1 + 1 = 2.
+    """
+    requests: list[dict[str, Any]] = [
+        {
+            "requestId": "request_0",
+            "message": {"text": "go"},
+            "response": [MARKER],
+            "result": {"metadata": {"summary": {"toolCallRoundId": "r0", "text": "A"}}},
+        },
+        {"requestId": "request_1", "message": {"text": "more"}, "response": [], "result": {}},
+        {
+            "requestId": "request_2",
+            "message": {"text": "and more"},
+            "response": [MARKER],
+            "result": {
+                "errorDetails": {"message": "Sorry, your request failed.", "code": "failed"},
+                "metadata": {"toolCallRounds": [{"id": "r1"}]},
+            },
+        },
+    ]
+    return orjson.dumps({"kind": 0, "v": {"version": 3, "requests": requests}}) + b"\n"
+
+
+def test_out3_count_prints_the_lost_after_error_phantom_and_reboots_possible(
+    tmp_path: Path,
+) -> None:
+    done = run("count", write(tmp_path, "s.jsonl", lost_after_error_log()))
+    assert done.returncode == 0, done.stderr
+    out = orjson.loads(done.stdout)
+    assert out["reboots"] == 1
+    assert out["reboots_possible"] == 2
+    assert [(p["request"], p["reason"]) for p in out["phantoms"]] == [(2, "lost-after-error")]
+    assert "W-PHANTOM-LOST" in [w["code"] for w in out["warnings"]]
+
+
+def test_out3_explain_shows_both_numbers_and_the_reason(tmp_path: Path) -> None:
+    done = run("explain", write(tmp_path, "s.jsonl", lost_after_error_log()))
+    assert done.returncode == 0, done.stderr
+    assert "lost-after-error" in done.stdout
+    assert "reboots: 1" in done.stdout
+    assert "reboots_possible: 2" in done.stdout
+
+
+# ERR-11: --retry ---------------------------------------------------------------------------
+
+
+def in_process(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(list(args), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_err11_retry_reads_a_file_that_became_valid_and_warns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, "live.jsonl", b"")  # the kind-0 rewrite truncated the file
+    pauses: list[float] = []
+
+    def rewrite_finishes(seconds: float) -> None:
+        pauses.append(seconds)
+        path.write_bytes(COMPACTED)
+
+    monkeypatch.setattr("reference.cli.time.sleep", rewrite_finishes)
+    code, out, err = in_process("count", str(path), "--retry", "3")
+    assert (code, err) == (0, "")
+    answer = orjson.loads(out)
+    assert answer["reboots"] == 1
+    assert "W-RETRIED" in [w["code"] for w in answer["warnings"]]
+    assert len(pauses) == 1
+
+
+def test_err11_without_retry_an_empty_file_is_e_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, "live.jsonl", b"")
+    monkeypatch.setattr("reference.cli.time.sleep", lambda seconds: path.write_bytes(COMPACTED))
+    code, out, err = in_process("count", str(path))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"error: {path}:0: E-EMPTY: ") and err.count("\n") == 1
+
+
+def test_err11_a_persistent_e_json_is_still_exit_1_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, "broken.jsonl", COMPACTED + b"{not json\n" + COMPACTED)
+    pauses: list[float] = []
+    monkeypatch.setattr("reference.cli.time.sleep", pauses.append)
+    code, out, err = in_process("count", str(path), "--retry", "2")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"error: {path}:2: E-JSON: ")
+    assert len(err.splitlines()) == 1
+    assert len(pauses) == 2
+
+
+def test_err11_retry_does_not_retry_other_rejections(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, "s.jsonl", COMPACTED + b'{"kind":1,"k":["x","y"],"v":1}\n')
+    pauses: list[float] = []
+    monkeypatch.setattr("reference.cli.time.sleep", pauses.append)
+    code, _, err = in_process("count", str(path), "--retry", "5")
+    assert code == 1 and ": E-PATH: " in err
+    assert pauses == []
+
+
+@pytest.mark.parametrize("value", ["-1", "x", "1.5", ""])
+def test_err11_a_bad_retry_value_is_a_usage_error(tmp_path: Path, value: str) -> None:
+    done = run("count", write(tmp_path, "s.jsonl", COMPACTED), "--retry", value)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr

@@ -6,12 +6,14 @@ Each expectation was worked out by hand from the rule it names; none comes from 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from reference import count_path
 from reference.errors import Rejection
-from reference.replay import HOLE_LIMIT, load_flat, replay_bytes
+from reference.replay import HOLE_LIMIT, load_flat, load_path, replay_bytes
 
 
 def log(*entries: Any, end: bytes = b"\n") -> bytes:
@@ -331,9 +333,52 @@ def test_err9_unterminated_final_line_that_parses_but_fails_to_apply_is_rejected
     assert rejected(log(INIT) + b'{"kind":1,"k":["no","x"],"v":1}') == (2, "E-PATH")
 
 
-# LEG-1 flat json
-def test_leg1_flat_json_is_its_own_state() -> None:
-    assert load_flat(b'{\n  "requests": []\n}\n').state == {"requests": []}
+# LEG-1, LEG-3: a .json is a session or an export, else E-STATE on line 1
+def test_leg1_flat_session_is_its_own_state() -> None:
+    data = b'{\n  "version": 3,\n  "requests": []\n}\n'
+    assert load_flat(data).state == {"version": 3, "requests": []}
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        pytest.param({"sessionId": "s1"}, id="sessionId"),
+        pytest.param({"version": 3}, id="version-int"),
+        pytest.param({"version": 3.5}, id="version-float"),
+        pytest.param({"version": 0}, id="version-0"),
+        pytest.param({"sessionId": "s1", "requests": {}}, id="session-whatever-requests"),
+        pytest.param({"requests": [], "responderUsername": "GitHub Copilot"}, id="export"),
+        pytest.param({"requests": [], "responderUsername": ""}, id="export-empty-name"),
+        pytest.param(
+            {"requests": [], "responderUsername": "x", "version": "3"}, id="export-string-version"
+        ),
+    ],
+)
+def test_leg1_leg3_sessions_and_exports_are_accepted(document: dict[str, Any]) -> None:
+    assert load_flat(json.dumps(document).encode()).state == document
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        pytest.param({}, id="empty-object"),
+        pytest.param({"requests": []}, id="requests-only"),
+        pytest.param({"version": "3", "requests": []}, id="version-string"),
+        pytest.param({"version": True, "requests": []}, id="version-bool"),
+        pytest.param({"version": None, "requests": []}, id="version-null"),
+        pytest.param({"sessionId": 5, "requests": []}, id="sessionId-number"),
+        pytest.param({"responderUsername": "x"}, id="export-without-requests"),
+        pytest.param({"requests": {}, "responderUsername": "x"}, id="export-requests-object"),
+        pytest.param({"requests": None, "responderUsername": "x"}, id="export-requests-null"),
+        pytest.param({"requests": [], "responderUsername": 5}, id="export-name-number"),
+        pytest.param({"requests": [], "requesterUsername": "x"}, id="requester-only"),
+    ],
+)
+def test_leg1_a_json_of_neither_shape_is_e_state_on_line_1(document: dict[str, Any]) -> None:
+    data = json.dumps(document, indent=2).encode()
+    with pytest.raises(Rejection) as caught:
+        load_flat(data)
+    assert (caught.value.line, caught.value.code) == (1, "E-STATE")
 
 
 def test_leg1_flat_json_error_names_the_line() -> None:
@@ -342,11 +387,11 @@ def test_leg1_flat_json_error_names_the_line() -> None:
     assert (caught.value.line, caught.value.code) == (3, "E-JSON")
 
 
-@pytest.mark.parametrize("data", [b"[]", b"3", b"null"])
+@pytest.mark.parametrize("data", [b"[]", b'[{"version": 3}]', b"3", b"null", b'"s"'])
 def test_leg1_flat_json_must_be_an_object(data: bytes) -> None:
     with pytest.raises(Rejection) as caught:
         load_flat(data)
-    assert caught.value.code == "E-STATE"
+    assert (caught.value.line, caught.value.code) == (1, "E-STATE")
 
 
 @pytest.mark.parametrize("data", [b"", b"  \n"])
@@ -360,3 +405,32 @@ def test_leg1_a_vertical_tab_is_not_json_whitespace() -> None:
     with pytest.raises(Rejection) as caught:
         load_flat(b"\x0b")
     assert caught.value.code == "E-JSON"
+
+
+def test_leg1_the_extension_chooses_the_container(tmp_path: Path) -> None:
+    # The same object: as a .json it is a session; as a .jsonl it is a log entry without a
+    # `kind`, which no log accepts.
+    document = b'{"version": 3, "requests": []}'
+    (tmp_path / "s.json").write_bytes(document)
+    (tmp_path / "s.jsonl").write_bytes(document + b"\n")
+    assert load_path(tmp_path / "s.json").state == {"version": 3, "requests": []}
+    with pytest.raises(Rejection):
+        load_path(tmp_path / "s.jsonl")
+
+
+def test_leg3_export_and_session_of_the_same_requests_count_the_same(tmp_path: Path) -> None:
+    marker = {"kind": "progressTaskSerialized", "content": {"value": "Compacted conversation"}}
+    requests = [
+        {"response": [marker], "result": {"metadata": {"summary": {"text": t}}}}
+        for t in ("A", "B", "A")
+    ]
+    session = {"version": 3, "sessionId": "s1", "requests": requests}
+    export = {
+        "responderUsername": "GitHub Copilot",
+        "initialLocation": "panel",
+        "requests": requests,
+    }
+    (tmp_path / "session.json").write_text(json.dumps(session, indent=2))
+    (tmp_path / "export.json").write_text(json.dumps(export, indent=2))
+    assert count_path(tmp_path / "session.json").reboots == 3
+    assert count_path(tmp_path / "export.json").reboots == 3
