@@ -43,7 +43,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "case_timeout": ("CONFORMANCE_CASE_TIMEOUT", f"seconds per case (default {DEFAULT_TIMEOUT:g})"),
     "profile": (
         "CONFORMANCE_PROFILE",
-        "claimed features: spec-v1 (default), seed-rubric-2026-02, or a TOML file",
+        "claimed features: spec-v2 (default), spec-v1, seed-rubric-2026-02, or a TOML file",
     ),
     "known_divergences": (
         "CONFORMANCE_KNOWN_DIVERGENCES",

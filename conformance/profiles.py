@@ -2,7 +2,8 @@
 
 A case is claimed when none of its tags is unclaimed; an unclaimed case is reported as
 "not claimed", never as a failure. Profiles are TOML files (`name`, `description`,
-`unclaimed = [tags]`); `spec-v1` and `seed-rubric-2026-02` are bundled in `profiles/`.
+`unclaimed = [tags]`); `spec-v2` (the default: everything), `spec-v1` (a spec 1.0 counter: not
+the cases 2.0 changed) and `seed-rubric-2026-02` are bundled in `profiles/`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from conformance import PACKAGE_DIR
 from conformance.corpus import Case
 
 BUNDLED = PACKAGE_DIR / "profiles"
-DEFAULT_PROFILE = "spec-v1"
+DEFAULT_PROFILE = "spec-v2"
 
 
 class ProfileError(Exception):

@@ -23,7 +23,8 @@ def test_reference_passes_every_case_and_writes_three_reports(
     data = report(tmp_path / "rep")
     assert data["verdict"] == "PASS"
     assert set(outcomes(data).values()) == {"pass"}
-    assert data["header"]["spec_version"] == "1.0"
+    assert data["header"]["spec_version"] == "2.0"
+    assert data["header"]["profile"] == "spec-v2"  # the default claims everything
     assert data["matrix"]["phantom"]["pass"] == 1
     html = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
     assert "<link" not in html and "<script" not in html  # self-contained
