@@ -11,11 +11,14 @@ must say which.
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import json
+import os
 import re
 import shutil
 import sys
+import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,11 +95,19 @@ def known_tags(path: Path = SPEC / "tags.txt") -> set[str]:
     return {line.split()[0] for line in lines if line.strip() and not line.startswith("#")}
 
 
-def known_rules(path: Path = SPEC / "SPEC.md") -> set[str] | None:
-    """Rule IDs defined by SPEC.md headings (`### RPL-7 ...`); None when there is no SPEC.md."""
-    if not path.exists():
+def known_rules(spec: Path = SPEC) -> set[str] | None:
+    """Rule IDs defined by headings of SPEC.md and PROTOCOL.md (`### RPL-7 ...`, `### PRO-2`).
+
+    None when there is no SPEC.md (then any well-formed ID is accepted).
+    """
+    if not (spec / "SPEC.md").exists():
         return None
-    return set(re.findall(r"^#+ ([A-Z]{3}-[0-9]+)\b", path.read_text("utf-8"), re.M))
+    found: set[str] = set()
+    for name in ("SPEC.md", "PROTOCOL.md"):
+        path = spec / name
+        if path.exists():
+            found |= set(re.findall(r"^#+ ([A-Z]{3}-[0-9]+)\b", path.read_text("utf-8"), re.M))
+    return found
 
 
 def _split(text: str) -> list[str]:
@@ -122,7 +133,16 @@ def _problems(args: argparse.Namespace, rules: list[str], tags: list[str]) -> li
         problems.append(f"unknown tags {unknown_tags}: use spec/tags.txt (or add one there)")
     defined = known_rules()
     if defined is not None and set(rules) - defined:
-        problems.append(f"rules not in spec/SPEC.md: {sorted(set(rules) - defined)}")
+        problems.append(
+            f"rules not in spec/SPEC.md or spec/PROTOCOL.md: {sorted(set(rules) - defined)}"
+        )
+    for name, text in (
+        ("--title", args.title),
+        ("--comment", args.comment),
+        ("--author", args.author),
+    ):
+        if not _is_text(text):
+            problems.append(f"{name}: not valid UTF-8 text")
     eras = {era["id"] for era in load_table()["eras"]}
     if args.era != "none" and args.era not in eras:
         problems.append(
@@ -130,6 +150,15 @@ def _problems(args: argparse.Namespace, rules: list[str], tags: list[str]) -> li
             "add the era row first (CONTRIBUTING.md)"
         )
     return problems
+
+
+def _is_text(text: str) -> bool:
+    """Arguments arrive with undecodable bytes as lone surrogates; case.toml must be UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def private_hint(data: bytes) -> str | None:
@@ -277,17 +306,37 @@ def cli(argv: list[str]) -> int:
             "WARNING: writing a case the reference disagrees with (--force): the conformance\n"
             "  suite will fail for the reference until the spec or the reference changes.\n"
         )
-    _write_case(fixtures / case_id, args.session, table)
+    try:
+        _write_case(fixtures / case_id, args.session, table)
+    except OSError as failure:
+        sys.stderr.write(
+            f"error: {fixtures / case_id}: {failure.strerror or failure}; nothing was written\n"
+        )
+        return EXIT_USAGE
     print(f"wrote {fixtures / case_id}/ (session{args.session.suffix}, case.toml)")
     print(NEXT_STEPS.format(id=case_id), end="")
     return EXIT_OK
 
 
 def _write_case(folder: Path, session: Path, table: dict[str, Any]) -> None:
-    """Create the case folder (never over an existing one) and write both files."""
+    """Create the case folder (never over an existing one) with both files, or nothing at all.
+
+    Both files are written into a private temporary folder beside it, which is then renamed
+    into place in one step; any failure removes that temporary folder and leaves the corpus as
+    it was.
+    """
     text = to_toml(table)
     if tomllib.loads(text) != table:  # the writer's own check: what is read is what was meant
         raise AssertionError(f"case.toml does not round-trip:\n{text}")
-    folder.mkdir(parents=True, exist_ok=False)
-    shutil.copyfile(session, folder / f"session{session.suffix}")
-    (folder / "case.toml").write_text(text, encoding="utf-8", newline="\n")
+    if folder.exists() or folder.is_symlink():
+        raise FileExistsError(errno.EEXIST, "the case folder exists", str(folder))
+    staging = Path(
+        tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".partial", dir=folder.parent)
+    )
+    try:
+        shutil.copyfile(session, staging / f"session{session.suffix}")
+        (staging / "case.toml").write_text(text, encoding="utf-8", newline="\n")
+        os.rename(staging, folder)  # fails if the folder appeared meanwhile (non-empty target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise

@@ -1,13 +1,15 @@
 """What the anonymizer keeps verbatim and what it replaces: the allowed vocabulary.
 
 Kept, because a counter's answer depends on it or it is schema, not content:
-- object keys (and the string elements of a log line's `k` path, which name keys), except keys
-  that are data: longer than 5 characters and containing `/`, `:` or `\\` (the URIs and paths
-  that key maps such as markdown `uris`);
+- object keys (and the string elements of a log line's `k` path, which name keys) that are
+  members of VS Code's or Copilot's session schema (`STRUCTURAL_KEYS`); every other key is data
+  (a map keyed by file names, URIs, tool-call ids or user text) and is replaced like a value, the
+  same pseudonym wherever it stands, so `k` paths still reach the members they name;
 - every string of spec/eras.toml (markers, in-progress texts, part kinds, `/compact` texts,
   the slash-command name, era ids...), wherever it stands (ERA-1, ERA-2);
-- the value of any member named `kind` (response-part kinds, MRK-1), and `slashCommand.name`
-  (MRK-4);
+- the value of a member named `kind` when it is that member's own value (not inside an array
+  or object under it) and a known part or variable kind (`KNOWN_KINDS`, MRK-1), and
+  `slashCommand.name` (MRK-4);
 - a few enum values under known keys (`ENUM_VALUES`): they are closed sets chosen by the code
   that writes them, never typed by a person;
 - the empty string (an empty summary is a failed one, SUM-3);
@@ -57,7 +59,283 @@ SCHEMA_KEYS = frozenset(
         "i",
     }
 )
-_DATA_KEY_CHARS = ("/", ":", "\\")
+# Member names of VS Code's chat session schema and Copilot Chat's result metadata, as they
+# appear in real and generated sessions. Keys outside this set are content and get pseudonyms.
+STRUCTURAL_KEYS = SCHEMA_KEYS | frozenset(
+    [
+        "$mid",
+        "_lower",
+        "_sep",
+        "afterUndoStop",
+        "agent",
+        "agentId",
+        "anchor",
+        "arguments",
+        "attachments",
+        "authority",
+        "autoApproveInfo",
+        "automaticallyAdded",
+        "background",
+        "baseUri",
+        "buttons",
+        "cacheKey",
+        "cacheType",
+        "canAccessPreviousChatHistory",
+        "capabilities",
+        "category",
+        "character",
+        "children",
+        "code",
+        "codeBlocks",
+        "codeCitations",
+        "collectionId",
+        "command",
+        "commandLine",
+        "completedAt",
+        "confirmation",
+        "confirmationButtons",
+        "containerName",
+        "contentReferences",
+        "contextLengthBefore",
+        "contrib",
+        "copilotContinueOnError",
+        "copilotRequestedRoundLimit",
+        "creationDate",
+        "ctor",
+        "ctorName",
+        "customTitle",
+        "data",
+        "definitionId",
+        "description",
+        "detail",
+        "details",
+        "didStartServerIds",
+        "disambiguation",
+        "done",
+        "duration",
+        "durationMs",
+        "editedFileEvents",
+        "editorRange",
+        "edits",
+        "enabledCommands",
+        "encrypted",
+        "encrypted_content",
+        "endColumn",
+        "endExclusive",
+        "endLineNumber",
+        "errorDetails",
+        "eventKind",
+        "examples",
+        "exitCode",
+        "extensionDisplayName",
+        "extensionId",
+        "extensionPublisherId",
+        "extensionVersion",
+        "external",
+        "filterReason",
+        "firstProgress",
+        "flags",
+        "flexGrow",
+        "followups",
+        "foreground",
+        "fragment",
+        "fsPath",
+        "fullName",
+        "generatedTitle",
+        "hasFollowups",
+        "hasPendingEdits",
+        "helpTextPostfix",
+        "helpTextPrefix",
+        "icon",
+        "id",
+        "identifier",
+        "initialLocation",
+        "inlineReference",
+        "inputState",
+        "inputText",
+        "invocationMessage",
+        "isCanceled",
+        "isComplete",
+        "isConfirmed",
+        "isCore",
+        "isDefault",
+        "isDynamic",
+        "isEdit",
+        "isError",
+        "isFromTool",
+        "isHidden",
+        "isImported",
+        "isRoot",
+        "isSticky",
+        "isText",
+        "isTrusted",
+        "isUsed",
+        "keepWithId",
+        "label",
+        "language",
+        "lastMessageDate",
+        "line",
+        "lineBreakBefore",
+        "lineCount",
+        "location",
+        "locations",
+        "markdownBeforeBlock",
+        "maxToolCallsExceeded",
+        "mode",
+        "model",
+        "modelDescription",
+        "modelId",
+        "modelMessageId",
+        "modelState",
+        "modes",
+        "numRounds",
+        "numRoundsSinceLastSummarization",
+        "options",
+        "originLabel",
+        "originMessage",
+        "original",
+        "outcome",
+        "output",
+        "parts",
+        "passPriority",
+        "pastTenseMessage",
+        "path",
+        "pendingRequests",
+        "positionColumn",
+        "positionLineNumber",
+        "presentation",
+        "priority",
+        "progress",
+        "promptTokenDetails",
+        "props",
+        "publisherDisplayName",
+        "range",
+        "reference",
+        "references",
+        "renderedGlobalContext",
+        "renderedUserMessage",
+        "repoData",
+        "requester",
+        "requesterAvatarIconUri",
+        "requesterUsername",
+        "resolveId",
+        "resolvedModel",
+        "resource",
+        "responderAvatarIconUri",
+        "responderUsername",
+        "responseId",
+        "responseIsIncomplete",
+        "responseMarkdownInfo",
+        "resultDetails",
+        "sampleRequest",
+        "scheme",
+        "scope",
+        "selectedModel",
+        "selectionStartColumn",
+        "selectionStartLineNumber",
+        "selections",
+        "serverLabel",
+        "sessionId",
+        "shouldBeRemovedOnSend",
+        "slashCommands",
+        "slashPromptCommand",
+        "source",
+        "start",
+        "startColumn",
+        "startLineNumber",
+        "statefulMarker",
+        "status",
+        "stopReason",
+        "suggestionId",
+        "summarizationMode",
+        "supportAlertSyntax",
+        "supportHtml",
+        "supportIssueReporting",
+        "supportThemeIcons",
+        "supportsFileAttachments",
+        "supportsProblemAttachments",
+        "supportsSearchResultAttachments",
+        "supportsSourceControlAttachments",
+        "supportsSymbolAttachments",
+        "supportsToolAttachments",
+        "terminalCommandId",
+        "terminalCommandOutput",
+        "terminalCommandState",
+        "terminalCommandUri",
+        "terminalTheme",
+        "terminalToolSessionId",
+        "themeIcon",
+        "thinking",
+        "timeSpentWaiting",
+        "timings",
+        "title",
+        "todoList",
+        "tokens",
+        "toolCallId",
+        "toolCallResults",
+        "toolCallRoundId",
+        "toolCalls",
+        "toolEdited",
+        "toolId",
+        "toolInputRetry",
+        "toolName",
+        "toolReferences",
+        "toolSpecificData",
+        "totalElapsed",
+        "type",
+        "undoStopId",
+        "uri",
+        "uris",
+        "usage",
+        "variableData",
+        "variables",
+        "version",
+        "vscodeReasoningDone",
+        "when",
+        "workingDirectory",
+    ]
+)
+# Response-part, variable and reference kinds VS Code writes (closed sets chosen by code).
+KNOWN_KINDS = frozenset(
+    [
+        "agent",
+        "codeblockUri",
+        "command",
+        "confirmation",
+        "elicitation",
+        "extensions",
+        "file",
+        "inlineReference",
+        "markdownContent",
+        "markdownVuln",
+        "mcpServersStarting",
+        "multiDiffData",
+        "notebookEditGroup",
+        "prepareToolInvocation",
+        "progressMessage",
+        "progressTask",
+        "progressTaskSerialized",
+        "prompt",
+        "promptFile",
+        "promptText",
+        "pullRequest",
+        "reference",
+        "slash",
+        "subcommand",
+        "terminal",
+        "text",
+        "textEditGroup",
+        "thinking",
+        "todoList",
+        "tool",
+        "toolInvocation",
+        "toolInvocationSerialized",
+        "treeData",
+        "undoStop",
+        "warning",
+        "workspace",
+    ]
+)
 _ELLIPSIS = "..."
 
 
@@ -103,16 +381,21 @@ class Policy:
 
     @staticmethod
     def is_data_key(key: str) -> bool:
-        """A key that is content (a URI or path keying a map), not schema."""
-        return len(key) > 5 and any(char in key for char in _DATA_KEY_CHARS)
+        """A key that is content (anything that is not a member name of the schema)."""
+        return key not in STRUCTURAL_KEYS
 
-    def keeps_value(self, text: str, key: str | None, parent: str | None) -> bool:
-        """True when a string value stays verbatim (see the module docstring)."""
-        if not text or text in self.vocabulary or key == "kind":
+    def keeps_value(self, text: str, key: str | None, parent: str | None, direct: bool) -> bool:
+        """True when a string value stays verbatim (see the module docstring).
+
+        `direct` says the string is the member's own value, not an item of an array under it.
+        """
+        if not text or text in self.vocabulary:
             return True
+        if key == "kind":
+            return direct and text in KNOWN_KINDS
         if key == "name" and parent == "slashCommand":
-            return True
-        return key is not None and text in ENUM_VALUES.get(key, ())
+            return direct
+        return direct and key is not None and text in ENUM_VALUES.get(key, ())
 
     def split(self, text: str) -> Split | None:
         """The `/compact` and in-progress prefix rules: what to keep around the replaced part."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 
@@ -137,6 +138,7 @@ class Rewriter:
     kept: int = 0
     masked: int = 0
     _stack: list[_Frame] = field(default_factory=list)
+    _path_ends_in_key: bool = False
 
     def rewrite(self, data: bytes, log_line: bool = False) -> bytes:
         """Rewrite one JSON text: a `.jsonl` line body (log_line) or a whole flat `.json`.
@@ -146,6 +148,7 @@ class Rewriter:
         "v":{"name":"compact"}}` keeps `compact` like a kind-0 line would.
         """
         base = _path_of(data) if log_line else None
+        self._path_ends_in_key = log_line and _path_ends_in_key(data)
         self._stack = []
         out: list[bytes] = []
         for match in _TOKEN.finditer(data):
@@ -184,7 +187,10 @@ class Rewriter:
         if log and self._in_path():
             return self._key(token, value, invalid)
         key, parent = self._context(base, log)
-        if self.policy.keeps_value(value, key, parent):
+        direct = bool(self._stack) and self._stack[-1].is_object
+        if log and len(self._stack) == 1 and self._stack[0].key == "v":
+            direct = self._path_ends_in_key  # `v` of a Set is the value of the path's last member
+        if self.policy.keeps_value(value, key, parent, direct):
             self.names.reserve(value)
             self.kept += 1
             return token
@@ -275,8 +281,13 @@ class Rewriter:
         return rebuilt.encode("utf-8", "surrogateescape")
 
 
-def _path_of(line: bytes) -> list[str] | None:
-    """The string elements of a log line's `k`, or None when the line does not parse."""
+def _path_ends_in_key(line: bytes) -> bool:
+    """Whether a log line's `k` ends in a member name (so a scalar `v` is that member's value)."""
+    path = _raw_path(line)
+    return path is not None and bool(path) and isinstance(path[-1], str)
+
+
+def _raw_path(line: bytes) -> list[Any] | None:
     try:
         entry = orjson.loads(line)
     except orjson.JSONDecodeError:
@@ -287,6 +298,10 @@ def _path_of(line: bytes) -> list[str] | None:
     if not isinstance(entry, dict):
         return None
     path = entry.get("k")
-    if not isinstance(path, list):
-        return None
-    return [key for key in path if isinstance(key, str)]
+    return path if isinstance(path, list) else None
+
+
+def _path_of(line: bytes) -> list[str] | None:
+    """The string elements of a log line's `k`, or None when the line does not parse."""
+    path = _raw_path(line)
+    return None if path is None else [key for key in path if isinstance(key, str)]

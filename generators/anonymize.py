@@ -20,9 +20,11 @@ phantoms, warnings, or the rejection and its line) the output is deleted and the
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import secrets
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -96,14 +98,29 @@ class Report:
     masked: int
 
 
-def anonymize_path(source: Path, target: Path, secret: bytes) -> Report:
-    """Anonymize `source` into `target` (written next to it first, then renamed into place)."""
+def anonymize_path(source: Path, target: Path, secret: bytes, force: bool = False) -> Report:
+    """Anonymize `source` into `target`, atomically: a private temporary file in the target's
+    folder, then renamed into place. Without `force` an existing target is never replaced (the
+    rename is a hard link, which fails when the name exists); a symlinked target is refused; a
+    failure leaves only what was there before (the temporary file is ours alone, so nobody
+    else's `OUT.partial` is ever touched).
+    """
+    if target.is_symlink():
+        raise FileExistsError(
+            errno.EEXIST, "is a symbolic link; refusing to write through it", str(target)
+        )
     rewriter = new_rewriter(secret)
-    partial = target.with_name(target.name + ".partial")
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".partial", dir=target.parent
+    )
+    partial = Path(temporary)
     try:
-        with source.open("rb") as reader, partial.open("wb") as writer:
+        with source.open("rb") as reader, os.fdopen(handle, "wb") as writer:
             lines = anonymize_stream(reader, writer, source.suffix, rewriter)
-        os.replace(partial, target)
+        if force:
+            os.replace(partial, target)
+        else:
+            os.link(partial, target)  # FileExistsError when the name appeared meanwhile
     finally:
         partial.unlink(missing_ok=True)
     return Report(lines, rewriter.names.replaced, rewriter.kept, rewriter.masked)
@@ -124,9 +141,11 @@ def reference_outcome(path: Path) -> dict[str, Any]:
         "outcome": "count",
         "reboots": details["reboots"],
         "requests": details["requests"],
-        "reboot_events": [[e["request"], e["summary"]] for e in details["reboot_events"]],
-        "duplicates": [[e["request"], e["summary"]] for e in details["duplicates"]],
-        "phantoms": [p["request"] for p in details["phantoms"]],
+        "reboots_possible": details["reboots_possible"],
+        "reboot_events": [[e["request"], e["source"]] for e in details["reboot_events"]],
+        "duplicates": [[e["request"], e["source"]] for e in details["duplicates"]],
+        "phantoms": [[p["request"], p["reason"]] for p in details["phantoms"]],
+        "removed": details["removed"],
         "warnings": [[w["code"], w.get("line"), w.get("request")] for w in details["warnings"]],
     }
 
@@ -136,10 +155,11 @@ def describe(outcome: dict[str, Any]) -> str:
     if outcome["outcome"] == "reject":
         return f"rejected: {outcome['error']} at line {outcome['line']}"
     events = _short([event[0] for event in outcome["reboot_events"]])
+    phantoms = _short([phantom[0] for phantom in outcome["phantoms"]])
     warnings = _short(sorted({warning[0] for warning in outcome["warnings"]}))
     return (
         f"reboots {outcome['reboots']}, reboot events at requests {events}, "
-        f"phantoms {_short(outcome['phantoms'])}, warnings {warnings}"
+        f"phantoms {phantoms}, warnings {warnings}"
     )
 
 
@@ -180,6 +200,8 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return f"{target}: must end in {source.suffix} like the input (it names the container)"
     if not source.is_file():
         return f"{source}: no such file"
+    if target.is_symlink():
+        return f"{target}: is a symbolic link (refusing to write through it)"
     if target.exists() and target.resolve() == source.resolve():
         return f"{target}: would overwrite the input"
     if target.exists() and not args.force:
@@ -216,7 +238,7 @@ def cli(argv: list[str]) -> int:
             "warning: a known secret makes the pseudonyms guessable; never contribute this file\n"
         )
     try:
-        report = anonymize_path(args.input, args.output, secret)
+        report = anonymize_path(args.input, args.output, secret, force=args.force)
     except OSError as error:
         sys.stderr.write(f"error: {error.filename or args.input}: {error.strerror or error}\n")
         return EXIT_USAGE

@@ -6,7 +6,7 @@ characters, non-BMP characters and (optionally) undecodable bytes, URIs as map k
 `/compact` messages, markers of every era, in-progress texts with a percentage, summaries
 that repeat (A,B,A), empty summaries, phantoms, CRLF, a torn tail, a corrupt line, and legacy
 `.json`. The expected outcome comes from the plan (CNT-2 over the plan's summary texts),
-never from running a counter.
+never from running a counter (spec 2.0: stored texts count, markers only name phantoms).
 """
 
 from __future__ import annotations
@@ -73,33 +73,41 @@ def decoded(text: str, session: Session) -> str:
     return text
 
 
+def events_of(request: Request, session: Session) -> list[str]:
+    """The texts the request stores, as spec 2.0 reads them (SUM-1, SUM-2, SUM-8).
+
+    The builder writes `summaries` or else `summary`, never rounds; markers play no part.
+    """
+    if request.summaries is not None:
+        texts = [decoded(t, session) for t in request.summaries if t]
+    elif request.summary:
+        texts = [decoded(request.summary, session)]
+    else:
+        texts = []
+    return list(dict.fromkeys(texts))  # SUM-8: once per request
+
+
 def expected_reboots(session: Session) -> int:
-    """CNT-2 over the plan: a summary counts when it differs from the previous one."""
+    """CNT-2 over the plan: an event counts when it differs from the previous one."""
     reboots = 0
     previous: str | None = None
     for request in session.requests:
-        if not is_compaction(request):
-            continue
-        if request.summaries is not None:
-            texts = [decoded(t, session) for t in request.summaries if t]
-        elif request.summary:
-            texts = [decoded(request.summary, session)]
-        else:
-            texts = []
-        for text in texts:
+        for text in events_of(request, session):
             reboots += text != previous
             previous = text
     return reboots
 
 
-def expected_phantoms(session: Session) -> list[int]:
-    """Compaction requests with no usable summary (SUM-4)."""
+def expected_phantoms(session: Session) -> list[tuple[int, str]]:
+    """Requests with a completed marker and no event (SUM-4), with their reason (OUT-3).
+
+    A failed entry here has empty text and an `outcome`: reason `failed`; the builder writes
+    no error results and no model state, so anything else is `unknown`.
+    """
     return [
-        index
+        (index, "failed" if "" in (request.summaries or []) else "unknown")
         for index, request in enumerate(session.requests)
-        if is_compaction(request)
-        and not any(request.summaries or [])
-        and not (request.summaries is None and request.summary)
+        if is_compaction(request) and not events_of(request, session)
     ]
 
 

@@ -63,8 +63,8 @@ def verdict(data: bytes, container: str) -> object:
         return (rejection.code, rejection.line)
     return (
         result.reboots,
-        [(e.request, e.summary, e.reboot) for e in result.events],
-        [c.request for c in result.compactions],
+        [(e.request, e.source, e.reboot) for e in result.events],
+        [(v.index, v.phantom_reason) for v in result.phantoms],
         [(n.code, n.line, n.request) for n in replay.notices + result.notices],
     )
 

@@ -47,7 +47,7 @@ def outcome(data: bytes, container: str) -> dict[str, Any]:
     return {
         "reboots": result.reboots,
         "events": [e.request for e in result.events if e.reboot],
-        "phantoms": [c.request for c in result.compactions if not c.summaries],
+        "phantoms": [(v.index, v.phantom_reason) for v in result.phantoms],
         "warnings": [n.code for n in replay.notices + result.notices],
     }
 

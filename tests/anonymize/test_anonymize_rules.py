@@ -35,9 +35,7 @@ def test_private_text_is_replaced_by_letters_and_digits_of_the_same_length() -> 
 
 
 def test_keys_numbers_and_paths_stay_byte_for_byte() -> None:
-    line = (
-        b'{"kind":1,"k":["requests",0,"modelState"],"v":{"value":1,"completedAt":1.0e3,"x":-0}}\n'
-    )
+    line = b'{"kind":1,"k":["requests",0,"modelState"],"v":{"value":-0,"completedAt":1.0e3}}\n'
     data = HEAD + b'{"kind":2,"k":["requests"],"v":[{"requestId":"r"}]}\n' + line
     assert anon(data).split(b"\n")[2] == line.rstrip(b"\n")
 
@@ -88,8 +86,9 @@ def test_a_set_through_a_path_judges_the_value_by_its_place_in_the_state() -> No
         + b'{"kind":1,"k":["requests",0,"response",0,"kind"],"v":"progressTask"}\n'
     )
     out = anon(data).split(b"\n")
-    assert orjson.loads(out[2])["v"]["name"] == "compact"
-    assert orjson.loads(out[2])["v"]["x"] != "fix"
+    value = orjson.loads(out[2])["v"]
+    assert value["name"] == "compact"
+    assert "x" not in value and "fix" not in value.values()  # a key outside the schema is data
     assert out[3].endswith(b'"v":"progressTask"}')
 
 
@@ -121,24 +120,58 @@ def test_an_in_progress_text_with_a_percentage_stays_in_progress() -> None:
 
 
 def test_enum_values_are_kept_only_under_their_key() -> None:
-    line = b'{"kind":1,"k":["a"],"v":{"outcome":"budgetExceeded","note":"budgetExceeded"}}\n'
+    line = b'{"kind":1,"k":["a"],"v":{"outcome":"budgetExceeded","text":"budgetExceeded"}}\n'
     value = last_value(anon(HEAD + line))
-    assert value == {"outcome": "budgetExceeded", "note": value["note"]}  # type: ignore[index]
-    assert value["note"] != "budgetExceeded"  # type: ignore[index]
+    assert isinstance(value, dict)
+    assert value["outcome"] == "budgetExceeded"
+    assert value["text"] != "budgetExceeded"
 
 
-def test_uri_keys_are_data_and_schema_keys_are_not() -> None:
+def test_keys_outside_the_schema_are_data() -> None:
+    """URIs, file names and user text used as keys are replaced; schema members are kept."""
     line = (
         b'{"kind":1,"k":["a"],"v":{"uris":{"file:///home/ana/x.py":{"path":"/home/ana/x.py"}},'
-        b'"a:b":1}}\n'
+        b'"a:b":1,"secret plan":2,"toolu_01ABC":{"value":"x"}}}\n'
     )
     out = anon(HEAD + line)
-    assert b"/home/ana" not in out
+    assert b"/home/ana" not in out and b"secret" not in out and b"toolu_01ABC" not in out
     value = last_value(out)
     assert isinstance(value, dict)
-    assert list(value) == ["uris", "a:b"]  # short keys stay, even with a colon
+    keys = list(value)
+    assert keys[0] == "uris" and len(keys) == 4
+    assert all(k not in ("a:b", "secret plan", "toolu_01ABC") for k in keys)
     (key,) = value["uris"]
     assert len(key) == len("file:///home/ana/x.py") and key.isalnum()
+    assert list(value["uris"][key]) == ["path"]
+
+
+def test_a_data_key_gets_the_same_pseudonym_in_a_k_path() -> None:
+    """A Set through a data key still reaches the member the earlier line created."""
+    data = (
+        HEAD
+        + b'{"kind":1,"k":["results"],"v":{"secret-file.py":{"n":1}}}\n'
+        + b'{"kind":1,"k":["results","secret-file.py","n"],"v":2}\n'
+    )
+    out = anon(data)
+    assert b"secret" not in out
+    state = replay_bytes(out).state
+    (outer,) = (k for k in state if k not in ("version", "requests"))
+    (inner,) = state[outer]
+    assert state[outer][inner] == {orjson.loads(out.split(b"\n")[2])["k"][2]: 2}
+
+
+def test_kind_values_are_kept_only_when_known_and_direct() -> None:
+    line = (
+        b'{"kind":1,"k":["a"],"v":{"kind":"textEditGroup","x":{"kind":"my secret kind"},'
+        b'"y":{"kind":["textEditGroup"]}}}\n'
+    )
+    out = anon(HEAD + line)
+    assert b"secret" not in out
+    value = last_value(out)
+    assert isinstance(value, dict)
+    assert value["kind"] == "textEditGroup"
+    nested = [v for k, v in value.items() if k != "kind"]
+    assert nested[1]["kind"] != ["textEditGroup"]
 
 
 def test_a_torn_tail_stays_torn_and_its_text_is_masked() -> None:
@@ -175,27 +208,35 @@ def test_a_corrupt_line_stays_corrupt_at_the_same_line(broken: bytes) -> None:
 def test_undecodable_bytes_stay_undecodable_in_the_same_places() -> None:
     """Two bad sequences (0xFF and a cut-off E2 82) read as two U+FFFD; so does the output,
     but through 0xFF bytes: bytes of another encoding could be text, so they do not stay."""
-    line = b'{"kind":1,"k":["a"],"v":"plan \xff\xe2\x82 and more"}\n'
+    line = b'{"kind":1,"k":["customTitle"],"v":"plan \xff\xe2\x82 and more"}\n'
     out = anon(HEAD + line)
     assert b"\xe2\x82" not in out and b"plan" not in out
     assert out.count(b"\xff\xff") == 1
-    value = replay_bytes(out).state["a"]
+    value = replay_bytes(out).state["customTitle"]
     assert len(value) == len("plan \ufffd\ufffd and more")
     assert value[5:7] == "\ufffd\ufffd" and "\ufffd" not in value[:5] + value[7:]
 
 
 def test_a_lone_surrogate_escape_is_a_string_like_any_other() -> None:
-    data = HEAD + b'{"kind":1,"k":["a"],"v":"x\\ud800y"}\n{"kind":1,"k":["a"],"v":"x\\ud801y"}\n'
+    data = (
+        HEAD
+        + b'{"kind":1,"k":["customTitle"],"v":"x\\ud800y"}\n'
+        + b'{"kind":1,"k":["customTitle"],"v":"x\\ud801y"}\n'
+    )
     out = anon(data).split(b"\n")
     assert out[1] != out[2]
-    assert replay_bytes(anon(data)).state["a"] != "x\ud801y"
+    assert replay_bytes(anon(data)).state["customTitle"] != "x\ud801y"
 
 
 def test_bom_and_crlf_are_kept() -> None:
-    data = b"\xef\xbb\xbf" + HEAD.replace(b"\n", b"\r\n") + b'{"kind":1,"k":["a"],"v":"hi"}\r\n'
+    data = (
+        b"\xef\xbb\xbf"
+        + HEAD.replace(b"\n", b"\r\n")
+        + b'{"kind":1,"k":["customTitle"],"v":"hi"}\r\n'
+    )
     out = anon(data)
     assert out.startswith(b"\xef\xbb\xbf{") and out.count(b"\r\n") == 2
-    assert replay_bytes(out).state["a"] != "hi"
+    assert replay_bytes(out).state["customTitle"] != "hi"
 
 
 def test_a_flat_json_keeps_its_indentation() -> None:
@@ -220,7 +261,7 @@ def test_summary_relations_survive_a_b_a() -> None:
     data = b'{"kind":0,"v":{"requests":[' + body + b"]}}\n"
     result = count_state(replay_bytes(anon(data)).state)
     assert result.reboots == 3  # A,B,A,A: three; the failed one none
-    assert [c.request for c in result.compactions if not c.summaries] == [4]
+    assert [v.index for v in result.phantoms] == [4]
 
 
 def test_pseudonyms_never_collide_even_when_short() -> None:
