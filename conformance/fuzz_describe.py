@@ -174,8 +174,8 @@ def describe_turn(turn: Turn) -> str:
     extra = []
     if turn.stray_summary is not None:
         extra.append(f"summary {label_of(turn.stray_summary)} stored without a marker")
-    if turn.server_compaction:
-        extra.append("a compaction recorded only in toolCallRounds")
+    if turn.provider:
+        extra.append(f"provider compactions {', '.join(turn.provider)} on rounds")
     if turn.mention_marker:
         extra.append("the marker text quoted in the prompt and the answer")
     if turn.edits:

@@ -177,10 +177,12 @@ def turns(era: Era, avoid: frozenset[str] = frozenset()) -> st.SearchStrategy[Tu
         options.append(
             st.builds(lambda s, n: Turn(PLACEHOLDER, stray_summary=s, tools=n), _labels(), tools)
         )
-    if "server-compaction" not in avoid:
+    if "server-compaction" not in avoid and "provider-compaction" not in avoid:
         options.append(
             st.builds(
-                lambda n: Turn(PLACEHOLDER, server_compaction=True, tools=n), st.integers(1, 2)
+                lambda label, n: Turn(PLACEHOLDER, provider=(f"cmp_{label}",), tools=n),
+                st.sampled_from(LABELS),
+                st.integers(1, 2),
             )
         )
     if "marker-text-elsewhere" not in avoid:
@@ -253,10 +255,14 @@ def _with_prompt(turn: Turn, era: Era, rng: random.Random) -> Turn:
         manual=turn.manual,
         tools=turn.tools,
         stray_summary=turn.stray_summary,
-        server_compaction=turn.server_compaction,
+        provider=turn.provider,
         mention_marker=turn.mention_marker,
         marker_first=turn.marker_first,
         edits=turn.edits,
+        error=turn.error,
+        retry=turn.retry,
+        background_pass=turn.background_pass,
+        other_task=turn.other_task,
     )
 
 

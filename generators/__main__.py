@@ -23,14 +23,16 @@ def _delegate(module: str, argv: list[str]) -> int:
 
 def _list() -> int:
     from generators.cases import pairs
-    from generators.plan import expected_reboots
+    from generators.plan import expected_reboots, expected_reboots_v1
 
     table = ids.registry()
     for scenario, era in pairs():
         key = f"{scenario.name}/{era.id}"
         plan = scenario.plan(era)
-        expect = "reject" if scenario.damage == "first-write-lost" else str(expected_reboots(plan))
-        print(f"{table.get(key, '----')}  {key:<44} {scenario.container:<5} {expect:>6}")
+        rejected = scenario.damage == "first-write-lost"
+        expect = "reject" if rejected else str(expected_reboots(plan))
+        v1 = "" if rejected else f" (1.0: {expected_reboots_v1(plan)})"
+        print(f"{table.get(key, '----')}  {key:<44} {scenario.container:<5} {expect:>6}{v1}")
     return 0
 
 

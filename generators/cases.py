@@ -12,7 +12,14 @@ from typing import Any
 
 from generators import ids
 from generators.eras import Era, eras
-from generators.plan import PLAN_TAGS, Plan, expected_reboots, plan_tags, stored_summaries
+from generators.plan import (
+    PLAN_TAGS,
+    Plan,
+    expected_reboots,
+    plan_note,
+    plan_tags,
+    stored,
+)
 from generators.player import Player
 from generators.scenarios import SCENARIOS, SUMMARY_TAGS, Scenario
 from generators.shapes import SHAPE_RULES, log_shapes
@@ -76,8 +83,8 @@ class Case:
             f"container = {_string(self.container)}",
             f"provenance = {_string(self.provenance)}",
         ]
-        if self.scenario.comment:
-            lines.append(f"comment = {_string(self.scenario.comment)}")
+        comment = " ".join(t for t in (self.scenario.comment, plan_note(self.plan)) if t)
+        lines.append(f"comment = {_string(comment)}")
         lines += ["", "[expect]"]
         for name, value in self.expect.items():
             lines.append(f"{name} = {_string(value) if isinstance(value, str) else value}")
@@ -124,7 +131,7 @@ def generate(scenario: Scenario, era: Era, case_id: str) -> Case:
     tags = declared | plan_tags(plan)
     rules = list(scenario.rules)
     expect: dict[str, Any] = {"outcome": "count", "reboots": expected_reboots(plan)}
-    data = player.bytes(scenario.container)
+    data = player.bytes(scenario.export or scenario.container)
     if scenario.container == "jsonl":
         if scenario.damage == "torn-tail":
             data += TORN_LINE
@@ -141,6 +148,8 @@ def generate(scenario: Scenario, era: Era, case_id: str) -> Case:
         unshown = declared & (set(DETECTED) | {"rewrite-1024", "duplicate-artifact"}) - shapes
         if unshown:
             raise ValueError(f"{scenario.name}/{era.id}: the log does not show {sorted(unshown)}")
+    if earlier_round_anchor(player.session.state):
+        tags.add("earlier-round-anchor")
     unplanned = declared & PLAN_TAGS - plan_tags(plan)
     if unplanned:
         raise ValueError(f"{scenario.name}/{era.id}: the plan does not show {sorted(unplanned)}")
@@ -160,14 +169,27 @@ def generate(scenario: Scenario, era: Era, case_id: str) -> Case:
 
 
 def stores_summaries(plan: Plan) -> bool:
-    """Some automatic turn left the era's summary field in its result metadata."""
-    for turn in plan.final_turns():
-        if turn.manual is not None or turn.cancelled:
+    """Some request of the final state holds the era's summary field in its result metadata."""
+    for request in plan.final_requests():
+        store = stored(request, plan)
+        if store.manual:
             continue
-        if stored_summaries(turn, plan.summary_field) or turn.stray_summary:
+        if store.summaries is not None or store.summary is not None:
             return True
-        if plan.summary_field == "summaries" and turn.compactions:
-            return True  # failed entries are stored too
+    return False
+
+
+def earlier_round_anchor(state: dict[str, Any]) -> bool:
+    """A summary entry of some request names a round stored in an earlier request."""
+    seen: set[str] = set()
+    for request in state.get("requests", []):
+        metadata = (request.get("result") or {}).get("metadata") or {}
+        entries = list(metadata.get("summaries") or [])
+        if isinstance(metadata.get("summary"), dict):
+            entries.append(metadata["summary"])
+        if any(entry.get("toolCallRoundId") in seen for entry in entries):
+            return True
+        seen |= {r["id"] for r in metadata.get("toolCallRounds") or []}
     return False
 
 

@@ -85,3 +85,28 @@ def era(era_id: str) -> Era:
         if row.id == era_id:
             return row
     raise KeyError(era_id)
+
+
+@cache
+def translation(locale: str, of: str, path: Path = ERAS_FILE) -> str:
+    """ERA-3: the text of a `[[translations]]` row (KeyError when the table has none)."""
+    for row in _table(path).get("translations", []):
+        if row["locale"] == locale and row["of"] == of:
+            return str(row["text"])
+    for row in _table(path).get("translations", []):
+        if row["locale"] == locale:  # only some strings are known: the completed text stands in
+            return str(row["text"])
+    raise KeyError((locale, of))
+
+
+@cache
+def other_progress_tasks(path: Path = ERAS_FILE) -> tuple[str, ...]:
+    """MRK-3: progress task texts that are not compaction markers."""
+    return tuple(_table(path).get("other_progress_tasks", ()))
+
+
+@cache
+def translated_strings(locale: str, path: Path = ERAS_FILE) -> tuple[str, ...]:
+    """The English strings the table has a `locale` translation of."""
+    rows = _table(path).get("translations", [])
+    return tuple(str(row["of"]) for row in rows if row["locale"] == locale)

@@ -23,6 +23,7 @@ REQUEST_ORDER = (
     "response",
     "responseId",
     "shouldBeRemovedOnSend",
+    "isHidden",
     "result",
     "followups",
     "isCanceled",
@@ -71,3 +72,52 @@ def to_legacy(state: dict[str, Any]) -> dict[str, Any]:
     if "customTitle" in state:
         out["customTitle"] = state["customTitle"]
     return out
+
+
+# ChatModel.toExport() request members (ISerializableChatRequestData without the session ones).
+EXPORT_REQUEST_ORDER = (
+    "requestId",
+    "message",
+    "variableData",
+    "response",
+    "shouldBeRemovedOnSend",
+    "agent",
+    "timestamp",
+    "modelId",
+    "responseId",
+    "result",
+    "followups",
+    "modelState",
+    "vote",
+    "voteDownReason",
+    "slashCommand",
+    "usedContext",
+    "contentReferences",
+    "codeCitations",
+    "timeSpentWaiting",
+)
+
+
+def to_export(state: dict[str, Any], old: bool = False) -> dict[str, Any]:
+    """LEG-3, research copilot-compaction-details.md 9: `JSON.stringify(model.toExport(),
+    undefined, 2)`: `responderUsername`, `initialLocation`, `requests` (older copies also the
+    requester and avatar fields); no version, sessionId, creationDate or customTitle. Requests
+    keep the whole response, the result and `shouldBeRemovedOnSend`."""
+    requests = [
+        {name: r[name] for name in EXPORT_REQUEST_ORDER if name in r}
+        for r in state.get("requests", [])
+    ]
+    if old:
+        return {
+            "requesterUsername": "dev",
+            "requesterAvatarIconUri": AVATAR,
+            "responderUsername": state["responderUsername"],
+            "responderAvatarIconUri": {"id": "copilot"},
+            "initialLocation": state["initialLocation"],
+            "requests": requests,
+        }
+    return {
+        "responderUsername": state["responderUsername"],
+        "initialLocation": state["initialLocation"],
+        "requests": requests,
+    }

@@ -13,9 +13,12 @@ from typing import Any
 
 from generators import eras as era_table
 from generators.eras import Era
-from generators.legacy import to_legacy
+from generators.legacy import to_export, to_legacy
 from generators.plan import (
     Churn,
+    Compaction,
+    Flag,
+    Fork,
     PendingEdits,
     Plan,
     Reinit,
@@ -25,6 +28,7 @@ from generators.plan import (
     Title,
     Turn,
     TypeUntilRewrite,
+    positions,
 )
 from generators.session import Session
 from generators.texts import sentence
@@ -51,6 +55,12 @@ class Player:
             self.writer.save(self.session.state)
 
     def play(self, plan: Plan) -> None:
+        if plan.locale != "en":
+            text = era_table.translation(plan.locale, self.era.completed)
+            # only the completed text of a translation is known: used for both states
+            self.session.completed_text = self.session.in_progress_text = text
+        if plan.truncate_over is not None:
+            self.writer.truncate_over = plan.truncate_over
         for step in plan.steps:
             if isinstance(step, Send):
                 self.turn(step.turn)
@@ -74,6 +84,11 @@ class Player:
                 rewrites = self.writer.rewrites
                 while self.writer.rewrites == rewrites:
                     self.churn(1)
+            elif isinstance(step, Flag):
+                self.session.flag(step.index, partial=step.partial, hidden=step.hidden)
+                self.save(force=True)
+            elif isinstance(step, Fork):
+                self.fork(step.title)
         self.save(force=True)
 
     def churn(self, saves: int) -> None:
@@ -100,12 +115,21 @@ class Player:
         session = self.session
         session.send(turn.prompt)
         self.save()
-        schedule = self.schedule(turn)
+        if turn.other_task:
+            session.other_task(era_table.other_progress_tasks()[0])
+            self.save()
+        schedule: dict[int, list[Compaction]] = {}
+        for compaction, at in zip(turn.compactions, positions(turn), strict=True):
+            schedule.setdefault(at, []).append(compaction)
         edit = session.edit_start() if turn.edits else None
         if edit is not None:
             self.save()
         for round_index in range(turn.tools + 1):
             for compaction in schedule.get(round_index, []):
+                if compaction.background:
+                    session.background_apply(compaction.summary or "")
+                    self.save()
+                    continue
                 index = session.compaction_start()
                 self.save(force=compaction.cancelled)
                 if compaction.cancelled:
@@ -115,6 +139,10 @@ class Player:
                 session.compaction_complete(index, compaction.summary)
                 self.save()
             self.answer(turn, round_index)
+            if round_index == turn.tools and turn.retry is not None:
+                session.clear_to_previous_tool_invocation(warning=turn.retry == "filter")
+                self.save()
+                self.answer(turn, round_index)
             if round_index < turn.tools:
                 part = session.tool_start()
                 self.save()
@@ -122,21 +150,17 @@ class Player:
                 self.save()
         if edit is not None:
             session.edit_done(edit)
-        session.finish(stray_summary=turn.stray_summary, server_compaction=turn.server_compaction)
+        if turn.background_pass is not None:
+            session.background_pass(turn.background_pass)
+        session.finish(stray_summary=turn.stray_summary, provider=turn.provider, error=turn.error)
         self.save()
 
-    def schedule(self, turn: Turn) -> dict[int, list[Any]]:
-        """Which tool round each compaction happens before (in plan order)."""
-        rounds = sorted(
-            self.rng.randrange(1, turn.tools + 1) if turn.tools else 0 for _ in turn.compactions
-        )
-        if turn.marker_first and rounds:
-            rounds[0] = 0
-            rounds.sort()
-        plan: dict[int, list[Any]] = {}
-        for compaction, round_index in zip(turn.compactions, rounds, strict=True):
-            plan.setdefault(round_index, []).append(compaction)
-        return plan
+    def fork(self, title: str) -> None:
+        """The parent is saved, then the child session starts its own file (UNC-7)."""
+        self.save(force=True)
+        self.session.fork(title)
+        self.writer.restart()
+        self.save(force=True)
 
     def answer(self, turn: Turn, round_index: int) -> None:
         """Streamed markdown for one round, saved now and then while it grows."""
@@ -159,9 +183,12 @@ class Player:
         self.save()
 
     def bytes(self, container: str) -> bytes:
-        """The file as VS Code would have left it: the log, or the flat `.json` of the model."""
+        """The file as VS Code would have left it: the log, the flat `.json` of the model, or an
+        Export Chat document ("export": 2026 keys, "export-old": with the requester fields)."""
         if container == "json":
             return flat_json(to_legacy(self.session.state))
+        if container in ("export", "export-old"):
+            return flat_json(to_export(self.session.state, old=container == "export-old"))
         return self.writer.bytes()
 
 

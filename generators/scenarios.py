@@ -17,6 +17,8 @@ from generators.eras import Era
 from generators.plan import (
     Churn,
     Compaction,
+    Flag,
+    Fork,
     PendingEdits,
     Plan,
     Reinit,
@@ -29,7 +31,7 @@ from generators.plan import (
     TypeUntilRewrite,
 )
 from generators.randomized import long_session_steps
-from generators.texts import Labels, prompt
+from generators.texts import Labels, prompt, uid
 
 Builder = Callable[[Era, Labels, random.Random], list[Step]]
 
@@ -47,6 +49,11 @@ def _flat(era: Era) -> bool:
     return "json" in era.containers
 
 
+def _translated(era: Era) -> bool:
+    """ERA-3: the table knows a translation of this era's completed marker."""
+    return era.completed in era_table.translated_strings("tr")
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str
@@ -62,11 +69,21 @@ class Scenario:
     brief: bool = False
     damage: str | None = None  # "torn-tail", "first-write-lost"
     comment: str = ""
+    export: str | None = None  # "export" / "export-old": written as an Export Chat .json
+    locale: str = "en"  # the markers' display language (ERA-3)
+    truncate_over: int | None = None  # strings longer than this are stored truncated (UNC-8)
 
     def plan(self, era: Era) -> Plan:
         rng = random.Random(self.seed * 1_000_003 + 17)
         steps = self.build(era, Labels(rng), rng)
-        return Plan(tuple(steps), era.summary_field)
+        container = "export" if self.export else self.container
+        return Plan(
+            tuple(steps),
+            era.summary_field,
+            locale=self.locale,
+            container=container,
+            truncate_over=self.truncate_over,
+        )
 
 
 def _plain(rng: random.Random, tools: int = 1) -> Send:
@@ -234,7 +251,7 @@ def stray(era: Era, label: Labels, rng: random.Random) -> list[Step]:
     return [
         _plain(rng),
         Send(Turn(prompt(rng), stray_summary=label("Z"), tools=2)),
-        Send(Turn(prompt(rng), server_compaction=True, tools=2)),
+        Send(Turn(prompt(rng), provider=("cmp_" + uid(rng)[:18],), tools=2)),
         _auto(rng, label("A")),
         Send(Turn(prompt(rng), stray_summary=label("A"), tools=1)),
         _auto(rng, label("B")),
@@ -245,8 +262,156 @@ def elsewhere(era: Era, label: Labels, rng: random.Random) -> list[Step]:
     quoted = f'What does "{era.completed}" in the chat mean? And "{era.in_progress}"'
     return [
         Send(Turn(quoted, mention_marker=True, tools=1)),
+        Send(Turn(prompt(rng), tools=1, other_task=True)),
         _auto(rng, label("A")),
         Send(Turn(f"{era.completed}", mention_marker=True, tools=0)),
+    ]
+
+
+def _at(summary: str | None, at: int) -> Compaction:
+    return Compaction(summary, at=at)
+
+
+def round_summaries(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    """Three compactions in one request anchor on its rounds 1, 3 and 4; then one that runs
+    after a single round anchors on the previous request's last round (text only in the
+    entry)."""
+    several = (_at(label("A"), 2), _at(label("B"), 4), _at(label("C"), 5))
+    return [
+        _plain(rng, tools=2),
+        Send(Turn(prompt(rng), several, tools=5)),
+        Send(Turn(prompt(rng), (_at(label("D"), 1),), tools=3)),
+        _plain(rng),
+    ]
+
+
+def error_rounds(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    """The real log: request 0 summarised four times (rounds 1, 3, 7, 10), then a server
+    error: the result keeps the rounds, not the summary entries."""
+    four = tuple(_at(label(x), at) for x, at in (("A", 2), ("B", 4), ("C", 8), ("D", 11)))
+    return [Send(Turn(prompt(rng), four, tools=11, error="fetch"))]
+
+
+def error_lost(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    """A compaction after one round anchors on the previous request; the request then fails:
+    no stored text anywhere (lost-after-error)."""
+    return [
+        _plain(rng, tools=2),
+        _auto(rng, label("A")),
+        Send(Turn(prompt(rng), (_at(label("B"), 1),), tools=3, error="fetch")),
+        _plain(rng),
+        _auto(rng, label("C")),
+    ]
+
+
+def no_response(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    return [
+        _auto(rng, label("A")),
+        Send(Turn(prompt(rng), (Compaction(label("B")),), tools=2, error="no-response")),
+        _plain(rng),
+        _auto(rng, label("C")),
+    ]
+
+
+def marker_cleared(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    """Retries drop the parts after the last tool invocation, the marker with them."""
+    return [
+        _auto(rng, label("A")),
+        Send(Turn(prompt(rng), (Compaction(label("B")),), tools=2, retry="filter")),
+        _plain(rng),
+        Send(Turn(prompt(rng), (Compaction(label("C")),), tools=1, retry="network")),
+        _plain(rng),
+    ]
+
+
+def localized(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    return [
+        Send(Turn(prompt(rng), tools=1, other_task=True)),
+        _auto(rng, label("A")),
+        _plain(rng),
+        Send(Turn(prompt(rng), (Compaction(label("B")),), tools=3, other_task=True)),
+        _plain(rng),
+    ]
+
+
+def provider(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    ids = ["cmp_" + uid(rng).replace("-", "")[:24] for _ in range(3)]
+    return [
+        _plain(rng),
+        Send(Turn(prompt(rng), provider=(ids[0], ids[1]), tools=3)),
+        Send(Turn(prompt(rng), provider=(ids[2],), tools=2)),
+        _auto(rng, label("A")),
+    ]
+
+
+def background(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    """Passes finish in one request (text on its last round) and are applied at the first
+    render of the next (a completed marker; 0.40+ one background entry)."""
+    apply_a = Compaction(label("A"), at=0, background=True)
+    apply_c = Compaction(label("C"), at=0, background=True)
+    return [
+        _plain(rng, tools=2),
+        Send(Turn(prompt(rng), tools=3, background_pass=label("A"))),
+        Send(Turn(prompt(rng), (apply_a, _at(label("B"), 2)), tools=3)),
+        Send(Turn(prompt(rng), tools=2, background_pass=label("C"))),
+        Send(Turn(prompt(rng), (apply_c,), tools=1)),
+        _plain(rng),
+    ]
+
+
+def flagged(rewrite: bool) -> Builder:
+    def build(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+        steps: list[Step] = [
+            _auto(rng, label("A")),
+            _auto(rng, label("B")),
+            _plain(rng),
+            _auto(rng, label("C")),
+            Flag(1),
+            Flag(3, partial=True),
+        ]
+        return [*steps, TypeUntilRewrite()] if rewrite else steps
+
+    return build
+
+
+def hidden(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    return [
+        _auto(rng, label("A")),
+        _auto(rng, label("B")),
+        _plain(rng),
+        _auto(rng, label("C")),
+        Flag(1, hidden=True),
+        Flag(3, partial=True),
+    ]
+
+
+def fork(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    stopped = Compaction(None, cancelled=True)
+    return [
+        _auto(rng, label("A")),
+        _plain(rng),
+        _auto(rng, label("B")),
+        Send(Turn(prompt(rng), (stopped,), tools=1)),
+        Flag(2),
+        Fork("Fix the flaky parser tests"),
+        _plain(rng),
+        _auto(rng, label("C")),
+    ]
+
+
+def truncation(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    """Two different summaries of the same length, both over the limit: stored as the same
+    truncation text."""
+    a, b = label("A"), label("B")
+    size = max(len(a), len(b))
+    a, b = a.ljust(size, "."), b.ljust(size, ".")
+    c = label("C").ljust(size + 7, ".")
+    return [
+        _plain(rng),
+        _auto(rng, a),
+        _plain(rng),
+        _auto(rng, b),
+        _auto(rng, c),
     ]
 
 
@@ -264,8 +429,8 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "single-compaction",
         "one automatic compaction with a summary between ordinary requests; one reboot",
-        ("RPL-6", "RPL-7", "MRK-1", "MRK-5", "CNT-1", "CNT-2"),
-        ("push-append", "set"),
+        ("RPL-6", "RPL-7", "MRK-1", "MRK-5", "SUM-6", "SUM-8", "CNT-1", "CNT-2"),
+        ("push-append", "set", "round-summary"),
         single,
     ),
     Scenario(
@@ -280,7 +445,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "cancelled",
         "compactions cancelled mid-way leave the in-progress text; one reboot",
-        ("MRK-1", "MRK-2", "SUM-4", "CNT-3"),
+        ("MRK-1", "MRK-2", "SUM-4", "OUT-3", "CNT-3"),
         ("cancelled", "phantom"),
         cancelled,
         seed=3,
@@ -290,7 +455,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "phantom",
         "A, a marker whose summarization failed, then A again; one reboot",
-        ("SUM-3", "SUM-4", "CNT-2", "CNT-3"),
+        ("SUM-3", "SUM-4", "UNC-3", "OUT-3", "CNT-2", "CNT-3"),
         ("phantom", "repeat-summary"),
         phantom,
         seed=4,
@@ -321,13 +486,15 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     Scenario(
         "multi-compaction",
-        "several compactions in one request; the era's summary field decides what is stored",
-        ("MRK-5", "SUM-1", "SUM-2", "CNT-1", "CNT-2"),
+        "several compactions in one request, texts kept on their rounds and in the entries; "
+        "four reboots",
+        ("MRK-5", "SUM-1", "SUM-2", "SUM-3", "SUM-6", "SUM-8", "CNT-1", "CNT-2"),
         ("multi-compaction",),
         multi,
         seed=8,
-        comment="With the singular summary only the last summary of a request is stored; with "
-        "summaries[] every one is, failed ones with empty text.",
+        comment="With the singular summary only the last summary of a request is stored, but "
+        "every summarised round of the request keeps its text (SUM-6); summaries[] stores every "
+        "one (two entries per success), failed ones with empty text.",
     ),
     Scenario(
         "manual-compact",
@@ -392,7 +559,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "legacy-json",
         "a legacy flat .json session with phantoms, a cancel and a multi-compaction request",
-        ("LEG-1", "MRK-1", "MRK-2", "SUM-2", "SUM-4", "CNT-2"),
+        ("LEG-1", "MRK-1", "MRK-2", "SUM-2", "SUM-4", "SUM-6", "CNT-2"),
         ("legacy-json", "initial-only", "phantom", "cancelled", "multi-compaction"),
         legacy,
         applies=_flat,
@@ -412,17 +579,18 @@ SCENARIOS: tuple[Scenario, ...] = (
     ),
     Scenario(
         "summary-without-marker",
-        "summaries stored on requests without a marker and a server-side compaction; two reboots",
-        ("SUM-5", "CNT-1", "CNT-2"),
+        "summaries stored on requests without a marker and a provider compaction all count; "
+        "four reboots",
+        ("SUM-5", "SUM-7", "SUM-8", "CNT-1", "CNT-2"),
         ("summary-without-marker", "server-compaction"),
         stray,
         seed=18,
     ),
     Scenario(
         "marker-text-elsewhere",
-        "the marker texts quoted in user messages and markdown; one reboot",
-        ("MRK-1", "MRK-3"),
-        ("marker-text-elsewhere",),
+        "the marker texts quoted in messages and markdown, another progress task; one reboot",
+        ("MRK-1", "MRK-3", "MRK-5"),
+        ("marker-text-elsewhere", "other-progress-task"),
         elsewhere,
         seed=19,
     ),
@@ -466,6 +634,185 @@ SCENARIOS: tuple[Scenario, ...] = (
         seed=102,
         save_rate=0.6,
         brief=True,
+    ),
+    Scenario(
+        "round-summaries",
+        "three compactions in one request kept on rounds 1, 3, 4, one anchored on the previous "
+        "request; four reboots",
+        ("SUM-1", "SUM-2", "SUM-6", "SUM-8", "CNT-1", "CNT-2"),
+        ("round-summary", "multi-compaction", "earlier-round-anchor"),
+        round_summaries,
+        seed=30,
+        comment="A compaction anchors on the last round so far of its request; with one round "
+        "or none it anchors on the previous request's last round, and no round of either request "
+        "gets the text (research copilot-compaction-details.md 3).",
+    ),
+    Scenario(
+        "error-rounds",
+        "four compactions in one request whose last fetch failed: texts only in "
+        "toolCallRounds[1,3,7,10]; four reboots",
+        ("SUM-6", "SUM-8", "UNC-1", "SUM-5", "CNT-2"),
+        ("error-result", "round-summary", "round-summary-only", "multi-compaction"),
+        error_rounds,
+        seed=31,
+        comment="The shape of a real log: an error result keeps toolCallRounds but drops "
+        "summary/summaries (research copilot-compaction-details.md 11.2).",
+    ),
+    Scenario(
+        "error-lost",
+        "a compaction anchored on the previous request, then a fetch error: no text stored "
+        "anywhere (a phantom); two reboots",
+        ("UNC-1", "SUM-4", "OUT-3", "CNT-3"),
+        ("error-result", "phantom", "earlier-round-anchor"),
+        error_lost,
+        seed=32,
+    ),
+    Scenario(
+        "no-response",
+        "the no-response error result (errorDetails and ids only) after a compaction; two reboots",
+        ("UNC-2", "SUM-4", "OUT-3", "CNT-3"),
+        ("no-response", "phantom"),
+        no_response,
+        seed=33,
+    ),
+    Scenario(
+        "marker-cleared",
+        "retries cleared two markers while the summaries stayed; three reboots",
+        ("MRK-5", "SUM-5", "SUM-8", "CNT-2"),
+        ("marker-cleared", "summary-without-marker"),
+        marker_cleared,
+        seed=34,
+        comment="A retried fetch (content filter: with a warning part; network) drops every part "
+        "after the last tool invocation (research copilot-compaction-details.md 5).",
+    ),
+    Scenario(
+        "localized-marker",
+        "Turkish completed markers and a workspace-search progress task; two reboots",
+        ("ERA-3", "MRK-1", "MRK-3", "SUM-2", "CNT-2"),
+        ("localized-marker", "other-progress-task"),
+        localized,
+        applies=lambda era: _translated(era) and _always(era),
+        locale="tr",
+        seed=35,
+        comment="Only the Turkish completed text is known; the generator writes it for both "
+        "states of the task.",
+    ),
+    Scenario(
+        "localized-marker-json",
+        "a flat .json with Turkish progressTask markers, as in a real Turkish UI log; two reboots",
+        ("ERA-3", "LEG-1", "MRK-1", "MRK-3", "CNT-2"),
+        ("localized-marker", "legacy-json", "progress-task-kind"),
+        localized,
+        applies=lambda era: _translated(era) and _flat(era),
+        container="json",
+        old_marker_kind=True,
+        locale="tr",
+        seed=36,
+    ),
+    Scenario(
+        "provider-compaction",
+        "provider compactions on rounds (three different ids, no marker, no text); four reboots",
+        ("SUM-7", "SUM-8", "SUM-5", "CNT-2"),
+        ("provider-compaction", "server-compaction"),
+        provider,
+        applies=_has_manual,
+        seed=37,
+    ),
+    Scenario(
+        "background-compaction",
+        "background passes: text on a round of one request, marker where applied; three reboots",
+        ("UNC-4", "UNC-5", "SUM-6", "SUM-8", "OUT-3", "CNT-2", "CNT-3"),
+        ("background-compaction", "unapplied-background", "round-summary"),
+        background,
+        applies=_has_manual,
+        seed=38,
+        comment="0.38-0.39 store no entry for an applied pass (its marker is a phantom); 0.40+ "
+        "one source=background entry with the round's id and text, which equals the previous "
+        "event (research copilot-compaction-details.md 4, 11.2).",
+    ),
+    Scenario(
+        "removal-flag",
+        "requests flagged for removal (whole and partial undo), then a kind-0 rewrite; two reboots",
+        ("CNT-5", "CNT-6", "UNC-6", "RPL-4", "CNT-1"),
+        ("removal-flag", "partial-undo", "rewrite-1024"),
+        flagged(rewrite=True),
+        seed=39,
+    ),
+    Scenario(
+        "removal-flag-unwritten",
+        "a finished request flagged for removal, but no kind-0 rewrite followed: the flag never "
+        "reached the log; three reboots",
+        ("UNC-6", "CNT-1", "CNT-2"),
+        (),
+        flagged(rewrite=False),
+        seed=40,
+        comment="A sealed request is not diffed, so its shouldBeRemovedOnSend reaches a .jsonl "
+        "only with the next kind-0 line (research copilot-compaction-details.md 7).",
+    ),
+    Scenario(
+        "is-hidden",
+        "a flat .json with a legacy isHidden request and a partial undo; two reboots",
+        ("CNT-5", "CNT-6", "LEG-1", "CNT-1"),
+        ("is-hidden", "removal-flag", "partial-undo", "legacy-json"),
+        hidden,
+        applies=_flat,
+        container="json",
+        seed=41,
+    ),
+    Scenario(
+        "fork",
+        "a /fork child: the parent's compactions copied, flags cleared, then one more; "
+        "three reboots",
+        ("UNC-7", "CNT-1", "CNT-2"),
+        ("fork",),
+        fork,
+        applies=_has_manual,
+        seed=42,
+        comment="The child file holds the parent's requests with bare-UUID requestIds, modelState "
+        "Complete and no removal flags (research copilot-compaction-details.md 7).",
+    ),
+    Scenario(
+        "export",
+        "an Export Chat .json (no version, no sessionId) with summaries A, B, A; three reboots",
+        ("LEG-3", "LEG-1", "CNT-1", "CNT-2"),
+        ("export", "aba"),
+        aba,
+        container="json",
+        export="export",
+        seed=43,
+    ),
+    Scenario(
+        "export-old",
+        "an older Export Chat .json with the requester fields; three reboots",
+        ("LEG-3", "LEG-1", "CNT-2"),
+        ("export",),
+        aba,
+        applies=_flat,
+        container="json",
+        export="export-old",
+        seed=44,
+    ),
+    Scenario(
+        "truncated-summaries",
+        "two different summaries truncated for persistence to the same text compare equal; "
+        "two reboots",
+        ("UNC-8", "CNT-2"),
+        ("truncated-string",),
+        truncation,
+        applies=lambda era: era.summary_field == "summaries",
+        truncate_over=200,
+        seed=45,
+        comment="VS Code truncates strings over 1,048,576 UTF-16 units when an entry is too "
+        "big to stringify; the generator scales the limit down to 200 characters.",
+    ),
+    Scenario(
+        "coarse-save",
+        "a 60 s save cadence: many changes per appended line; three reboots",
+        ("RPL-6", "RPL-7", "CNT-1", "CNT-2"),
+        ("coarse-save",),
+        back_to_back,
+        save_rate=0.05,
+        seed=46,
     ),
 )
 

@@ -125,6 +125,22 @@ def dump_line(entry: Entry) -> bytes:
 
 
 PartTest = Callable[[Any], bool]
+TRUNCATED = "[VS Code: value truncated for persistence; original {n} chars]"
+
+
+def truncate(value: Any, limit: int) -> Any:
+    """UNC-8 (research copilot-compaction-details.md 8, `makeTruncatingReplacer`): every string
+    longer than the limit becomes `[VS Code: value truncated for persistence; original N chars]`.
+    VS Code does this with a 1,048,576-unit limit, only for an entry whose JSON.stringify threw;
+    the generator scales the limit down and applies it to every save of the file. ASCII texts
+    only, so len() is the UTF-16 length."""
+    if isinstance(value, str):
+        return TRUNCATED.format(n=len(value)) if len(value) > limit else value
+    if isinstance(value, list):
+        return [truncate(item, limit) for item in value]
+    if isinstance(value, dict):
+        return {key: truncate(item, limit) for key, item in value.items()}
+    return value
 
 
 class LogWriter:
@@ -145,10 +161,21 @@ class LogWriter:
         self.saves = 0
         self.append_initial = False  # the next save appends an Initial line (see plan.Reinit)
         self.memo: Memo = {}
+        self.truncate_over: int | None = None  # see `truncate`
+
+    def restart(self) -> None:
+        """A new session file (a /fork child): nothing written yet, counters reset."""
+        self.previous = MISSING
+        self.entries = 0
+        self.data = bytearray()
+        self.copies.clear()
+        self.memo = {}
 
     def save(self, session: dict[str, Any]) -> list[Entry]:
         """One save of the live session; returns the entries written."""
         current = extract(SESSION, session, self.memo)
+        if self.truncate_over is not None:
+            current = truncate(current, self.truncate_over)
         self.saves += 1
         if self.append_initial:
             self.append_initial = False
