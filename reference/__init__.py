@@ -14,11 +14,21 @@ from reference.replay import Replay, load_path
 __all__ = ["Count", "Notice", "Rejection", "Replay", "count_path", "load_path"]
 
 
-def count_path(path: str | os.PathLike[str]) -> Count:
+def count_path(path: str | os.PathLike[str], *, readable: bool = False) -> Count:
     """Replay a `.jsonl` or `.json` session and count its reboots; raises Rejection (ERR-*).
 
     Only the final state is counted (RPL-10): the lines that led to it are history.
+
+    The fast path (reference.fastpath) answers first unless `readable` is set; whenever it
+    cannot be certain (any rejection, any shape its schema does not cover) the readable path
+    below, which is the definition, reads the file again and answers.
     """
+    if not readable:
+        from reference.fastpath import count_fast
+
+        fast = count_fast(path)
+        if fast is not None:
+            return fast
     replay = load_path(path)
     count = count_state(replay.state)
     count.notices[:0] = replay.notices

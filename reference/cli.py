@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
             help="ERR-11: on a live file, re-read up to N times (0.2 s apart) when the file is "
             "empty or a line does not parse (a rewrite in flight); not part of the protocol",
         )
+        sub.add_argument(
+            "--readable",
+            action="store_true",
+            help="use only the readable path (the definition) instead of the fast path that "
+            "decodes only what the spec reads; the output is the same",
+        )
     return parser
 
 
@@ -68,7 +74,7 @@ def _retries(text: str) -> int:
     return value
 
 
-def count_with_retry(path: str, retries: int) -> Count:
+def count_with_retry(path: str, retries: int, readable: bool = False) -> Count:
     """ERR-11: E-EMPTY and E-JSON may be transient on a file VS Code is rewriting.
 
     The kind-0 rewrite truncates the file and then writes it, so a reader can see an empty file
@@ -78,7 +84,7 @@ def count_with_retry(path: str, retries: int) -> Count:
     attempt = 0
     while True:
         try:
-            result = count_path(path)
+            result = count_path(path, readable=readable)
         except Rejection as rejection:
             if attempt >= retries or rejection.code not in TRANSIENT:
                 raise
@@ -105,7 +111,7 @@ def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) 
         err.write(f"error: {path}: not a .json or .jsonl file\n")
         return EXIT_USAGE
     try:
-        result = count_with_retry(path, args.retry)
+        result = count_with_retry(path, args.retry, args.readable)
     except Rejection as rejection:  # ERR-10: exit 1, one line on stderr, nothing on stdout
         err.write(f"error: {path}:{rejection.line}: {rejection.code}: {rejection.reason}\n")
         return EXIT_REJECTED
