@@ -126,3 +126,55 @@ def _parse_digits(text: str, where: str) -> tuple[int | None, str | None]:
         return _as_count(int(text), where)
     except ValueError:
         return None, f"{where} is not an integer: {text[:40]}"
+
+
+# Informative members beside the count (the reference's OUT-1 and OUT-3): kept for the report,
+# never read for a verdict. At most this many phantoms are kept per case.
+PHANTOM_LIMIT = 200
+REASON_LIMIT = 40
+
+
+def read_informative(stdout: str, reader: AnswerReader) -> dict[str, Any]:
+    """`reboots_possible` and the phantoms' reasons, from the object that holds the count.
+
+    Only a JSON answer has them: with the default reader that is stdout's top-level object;
+    with `--answer-pointer /result/reboots` it is `/result`. Anything malformed is left out
+    silently (an informative member is never a reason for an outcome); `{}` when there is none.
+    """
+    if not isinstance(reader, JsonPointerReader) or not stdout.strip():
+        return {}
+    try:
+        value: Any = orjson.loads(stdout)
+    except orjson.JSONDecodeError:
+        return {}
+    for token in pointer_tokens(reader.pointer)[:-1]:
+        if isinstance(value, dict) and token in value:
+            value = value[token]
+        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return {}
+    if not isinstance(value, dict):
+        return {}
+    found: dict[str, Any] = {}
+    possible = value.get("reboots_possible")
+    if _as_count(possible, "reboots_possible")[0] is not None:
+        found["reboots_possible"] = possible
+    phantoms = value.get("phantoms")
+    if isinstance(phantoms, list):
+        kept = []
+        for phantom in phantoms[:PHANTOM_LIMIT]:
+            if not isinstance(phantom, dict):
+                continue
+            entry: dict[str, Any] = {}
+            request = phantom.get("request")
+            if _as_count(request, "request")[0] is not None:
+                entry["request"] = request
+            reason = phantom.get("reason")
+            if isinstance(reason, str):
+                entry["reason"] = reason[:REASON_LIMIT]
+            kept.append(entry)
+        found["phantoms"] = kept
+        if len(phantoms) > PHANTOM_LIMIT:
+            found["phantoms_total"] = len(phantoms)
+    return found

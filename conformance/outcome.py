@@ -19,7 +19,7 @@ import signal
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.answers import AnswerReader
+from conformance.answers import AnswerReader, read_informative
 
 OUTCOMES = ("pass", "fail", "missed-error", "false-error", "crash", "timeout", "bad-output")
 NOT_CLAIMED = "not-claimed"
@@ -42,11 +42,16 @@ class RunResult:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The classified outcome, the candidate's answer as the report shows it, and why."""
+    """The classified outcome, the candidate's answer as the report shows it, and why.
+
+    `informative` holds what a JSON answer says beside the count (`reboots_possible`, phantom
+    reasons: OUT-3); it is shown in the report and never decides an outcome.
+    """
 
     outcome: str
     actual: dict[str, Any] = field(default_factory=dict)
     detail: str = ""
+    informative: dict[str, Any] = field(default_factory=dict)
 
 
 def signal_name(number: int) -> str:
@@ -88,12 +93,14 @@ def classify(expected: dict[str, Any], run: RunResult, reader: AnswerReader) -> 
         return Verdict("missed-error", shown, "answered a log that must be rejected (exit 0)")
     if count is None:
         return Verdict("bad-output", {"outcome": "bad-output", "reason": problem}, str(problem))
+    informative = read_informative(run.stdout, reader)
     if count == expected.get("reboots"):
-        return Verdict("pass", {"outcome": "count", "reboots": count})
+        return Verdict("pass", {"outcome": "count", "reboots": count}, informative=informative)
     return Verdict(
         "fail",
         {"outcome": "count", "reboots": count},
         f"counted {count}, expected {expected.get('reboots')}",
+        informative,
     )
 
 

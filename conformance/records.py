@@ -46,6 +46,8 @@ class Record:
     stderr: str = ""
     divergence: str | None = None
     missing_tags: list[str] = field(default_factory=list)
+    # What the candidate said beside the count (reboots_possible, phantom reasons); never a gate.
+    informative: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -122,4 +124,5 @@ def check_case(
         duration=round(run.duration or time.monotonic() - started, 4),
         stderr=run.stderr[:STDERR_EXCERPT],
         divergence=reason,
+        informative=verdict.informative,
     )

@@ -81,8 +81,67 @@ def build(head: dict[str, Any], records: list[Record]) -> dict[str, Any]:
             "gates": {gate: gates[gate] for gate in GATES if gates[gate]},
         },
         "matrix": matrix,
+        "informative": informative_summary(ordered),
         "cases": [r.to_json() for r in ordered],
     }
+
+
+def informative_summary(records: list[Record]) -> dict[str, Any]:
+    """What the candidate said beside its counts, over all cases (OUT-3; never a verdict).
+
+    `cases`: the cases whose answer had informative members; `above_count`: those where
+    `reboots_possible` is more than the count; `phantom_reasons`: phantoms per reason
+    (`unstated` when the candidate gave none).
+    """
+    reasons: Counter[str] = Counter()
+    cases = above = 0
+    for record in records:
+        info = record.informative
+        if not info:
+            continue
+        cases += 1
+        count = (record.actual or {}).get("reboots")
+        possible = info.get("reboots_possible")
+        if isinstance(possible, int) and isinstance(count, int) and possible > count:
+            above += 1
+        for phantom in info.get("phantoms", []):
+            reasons[phantom.get("reason", "unstated")] += 1
+    return {"cases": cases, "above_count": above, "phantom_reasons": dict(sorted(reasons.items()))}
+
+
+def informative_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The cases worth a row in the informative table: a phantom, or a possible count above it."""
+    rows = []
+    for case in report["cases"]:
+        info = case.get("informative") or {}
+        count = (case.get("actual") or {}).get("reboots")
+        possible = info.get("reboots_possible")
+        if info.get("phantoms") or (possible is not None and possible != count):
+            rows.append(case)
+    return rows
+
+
+def show_informative(info: dict[str, Any] | None) -> str:
+    """`reboots_possible 3; phantoms: lost-after-error (1), unknown (2)`, or `-`."""
+    if not info:
+        return "-"
+    parts = []
+    if "reboots_possible" in info:
+        parts.append(f"reboots_possible {info['reboots_possible']}")
+    if "phantoms" in info:
+        parts.append(f"phantoms: {show_phantoms(info)}")
+    return "; ".join(parts) or "-"
+
+
+def show_phantoms(info: dict[str, Any] | None) -> str:
+    """Phantom reasons with their numbers: `lost-after-error (1), unknown (2)`; `-` for none."""
+    phantoms = (info or {}).get("phantoms") or []
+    if not phantoms:
+        return "-"
+    reasons = Counter(p.get("reason", "unstated") for p in phantoms)
+    text = ", ".join(f"{reason} ({n})" for reason, n in sorted(reasons.items()))
+    total = (info or {}).get("phantoms_total")
+    return f"{text} (first {len(phantoms)} of {total})" if total else text
 
 
 def _environment() -> jinja2.Environment:
@@ -94,6 +153,8 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["answer"] = show_answer
+    env.filters["informative"] = show_informative
+    env.filters["phantoms"] = show_phantoms
     env.filters["mdcell"] = _md_cell
     return env
 
@@ -123,7 +184,11 @@ def _md_cell(text: Any) -> str:
 
 
 def render(report: dict[str, Any], template: str) -> str:
-    return _environment().get_template(template).render(report=report, failing=failing(report))
+    return (
+        _environment()
+        .get_template(template)
+        .render(report=report, failing=failing(report), informative=informative_rows(report))
+    )
 
 
 def failing(report: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,7 +1,8 @@
 """A scriptable misbehaving candidate: `python fake_candidate.py PLAN.json PATH`.
 
-PLAN maps the SHA-256 of an input (or "*") to what to do: count N, reject, hang, crash,
-abort, garbage, spew. It also refuses (exit 3) an input that is not a read-only copy.
+PLAN maps the SHA-256 of an input (or "*") to what to do: count N (with `extra` members beside
+it), reject, hang, crash, abort, garbage, spew. It also refuses (exit 3) an input that is not a
+read-only copy.
 """
 
 import hashlib
@@ -20,7 +21,7 @@ if os.stat(path).st_mode & 0o777 != 0o444:
 step = plan.get(hashlib.sha256(data).hexdigest(), plan.get("*"))
 what = step["do"]
 if what == "count":
-    print(json.dumps({"reboots": step["n"], "note": "fake"}))
+    print(json.dumps({"reboots": step["n"], "note": "fake", **step.get("extra", {})}))
 elif what == "reject":
     print(f"error: {path}:0: E-EMPTY: fake", file=sys.stderr)
     sys.exit(1)

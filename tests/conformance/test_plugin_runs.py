@@ -26,6 +26,14 @@ def test_reference_passes_every_case_and_writes_three_reports(
     assert data["header"]["spec_version"] == "2.0"
     assert data["header"]["profile"] == "spec-v2"  # the default claims everything
     assert data["matrix"]["phantom"]["pass"] == 1
+    # OUT-3 details of the reference are kept as information: the phantom session's marker
+    # has no summary, no error and no cancellation, so its reason is `unknown`.
+    assert data["informative"]["phantom_reasons"] == {"unknown": 1}
+    phantom = next(c for c in data["cases"] if c["id"] == ids["phantom"])
+    assert phantom["informative"] == {
+        "reboots_possible": 0,
+        "phantoms": [{"request": 0, "reason": "unknown"}],
+    }
     html = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
     assert "<link" not in html and "<script" not in html  # self-contained
     assert "PASS" in (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
@@ -315,3 +323,28 @@ def test_reference_as_a_subprocess_agrees_with_in_process(
         pytester, root, snaps, "--candidate", f"{sys.executable} -m reference count {{path}}"
     )
     result.assert_outcomes(passed=2 * len(ids) + 1)
+
+
+def test_informative_members_reach_the_report_and_never_the_gate(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, ids = corpus(tmp_path, ["phantom", "aba"])
+    lost = {"reboots_possible": 1, "phantoms": [{"request": 0, "reason": "lost-after-error"}]}
+    command = fake(
+        tmp_path,
+        {
+            "phantom": {"do": "count", "n": 0, "extra": lost},
+            "aba": {"do": "count", "n": 3, "extra": {"reboots_possible": "many", "phantoms": 1}},
+        },
+    )
+    result = run(pytester, root, snaps, "--candidate", command, "--report-dir", str(tmp_path / "r"))
+    result.assert_outcomes(passed=2 * len(ids) + 1)
+    data = report(tmp_path / "r")
+    assert data["verdict"] == "PASS"
+    cases = {c["id"]: c for c in data["cases"]}
+    assert cases[ids["phantom"]]["informative"] == lost
+    assert cases[ids["aba"]]["informative"] == {}
+    md = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    assert f"| {ids['phantom']} | pass | 0 | 1 | lost-after-error (1) |" in md
+    html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "lost-after-error (1)" in html
