@@ -1,10 +1,11 @@
 """A deliberately wrong counter for the fuzzer's tests: it ignores `i` on kind-2 pushes.
 
 It replays a log (kind 0 sets the state, kind 1 sets a path, kind 2 appends `v` to the array
-at `k` whatever `i` says, kind 3 deletes), then counts like the spec: summaries[] if present
-else summary.text, on requests with a completed marker, a reboot when the text changes. So it
-is right on every log except where `i` truncates or rewrites, e.g. after a compacted request
-is removed or retried. A `.json` file is the state itself. Prints {"reboots": N}.
+at `k` whatever `i` says, kind 3 deletes), then counts like spec 2.0: per request the
+summaries[] texts, the round summaries and provider ids, summary.text (each key once), a reboot
+when the key changes; removal flags skip a request. So it is right on every log except where
+`i` truncates or rewrites, e.g. after a compacted request is removed or retried. A `.json` file
+is the state itself. Prints {"reboots": N}.
 
 Usage: python fake_ignores_i.py PATH
 """
@@ -15,9 +16,6 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
-
-MARKER_KINDS = {"progressTaskSerialized", "progressTask"}
-COMPLETED = {"Summarized conversation history", "Compacted conversation"}
 
 
 def replay_ignoring_i(data: bytes) -> Any:
@@ -52,35 +50,42 @@ def replay_ignoring_i(data: bytes) -> Any:
     return state
 
 
-def summaries(request: dict[str, Any]) -> list[str]:
+def events(request: dict[str, Any]) -> list[tuple[str, str]]:
     metadata = (request.get("result") or {}).get("metadata") or {}
-    if isinstance(metadata.get("summaries"), list):
-        return [s.get("text") for s in metadata["summaries"] if s.get("text")]
+    keys: list[tuple[str, str]] = []
+    for entry in metadata.get("summaries") or []:
+        if entry.get("text"):
+            keys.append(("text", entry["text"]))
+    for item in metadata.get("toolCallRounds") or []:
+        if item.get("summary"):
+            keys.append(("text", item["summary"]))
+        if (item.get("compaction") or {}).get("id"):
+            keys.append(("provider", item["compaction"]["id"]))
     text = (metadata.get("summary") or {}).get("text")
-    return [text] if text else []
+    if text:
+        keys.append(("text", text))
+    return list(dict.fromkeys(keys))
 
 
-def is_compaction(request: dict[str, Any]) -> bool:
-    for part in request.get("response") or []:
-        value = (part.get("content") or {}).get("value") if isinstance(part, dict) else None
-        if part.get("kind") in MARKER_KINDS and value in COMPLETED:
-            return True
-        if "kind" not in part and part.get("value") == "Compacted conversation.":
-            return True
-    return False
+def removed(request: dict[str, Any]) -> bool:
+    flag = request.get("shouldBeRemovedOnSend")
+    if request.get("isHidden"):
+        return True
+    return bool(flag) and not (isinstance(flag, dict) and flag.get("afterUndoStop"))
 
 
 def count(path: Path) -> int:
     data = path.read_bytes()
     state = json.loads(data) if path.suffix == ".json" else replay_ignoring_i(data)
-    reboots, previous = 0, None
+    reboots: int = 0
+    previous: tuple[str, str] | None = None
     for request in state.get("requests") or []:
-        if not isinstance(request, dict) or not is_compaction(request):
+        if not isinstance(request, dict) or removed(request):
             continue
-        for text in summaries(request):
-            if text != previous:
+        for key in events(request):
+            if key != previous:
                 reboots += 1
-            previous = text
+            previous = key
     return reboots
 
 
