@@ -7,10 +7,13 @@ out by hand from the rule the test names (the 2.0 brief and SPEC.md), never by r
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
+from reference import count_path
 from reference.count import count_state, md5_hex
 from reference.errors import Rejection
 
@@ -88,6 +91,21 @@ def codes(*requests: Any) -> list[str]:
     return [n.code for n in count_state({"requests": list(requests)}).notices]
 
 
+def from_file(folder: Path, container: str, *requests: Any) -> dict[str, Any]:
+    """The answer of `count_path` (the reference's default path, as the CLI runs it) for the
+    requests written as a flat session `.json` or a one-line `.jsonl` log."""
+    state = {"version": 3, "sessionId": "s1", "requests": list(requests)}
+    path = folder / f"session.{container}"
+    if container == "json":
+        path.write_bytes(orjson.dumps(state))
+    else:
+        path.write_bytes(orjson.dumps({"kind": 0, "v": state}) + b"\n")
+    return count_path(path).to_json()
+
+
+CONTAINERS = pytest.mark.parametrize("container", ["json", "jsonl"])
+
+
 # CNT-2: the examples of the brief, one case each ------------------------------------------
 
 BACKGROUND_A = {"toolCallRoundId": "round", "text": "A", "source": "background"}
@@ -139,6 +157,14 @@ CNT2_EXAMPLES = [
 @pytest.mark.parametrize(("requests", "expected"), CNT2_EXAMPLES)
 def test_cnt2_examples_of_the_brief(requests: list[dict[str, Any]], expected: int) -> None:
     assert reboots(*requests) == expected
+
+
+@CONTAINERS
+@pytest.mark.parametrize(("requests", "expected"), CNT2_EXAMPLES)
+def test_cnt2_examples_of_the_brief_from_a_file(
+    tmp_path: Path, container: str, requests: list[dict[str, Any]], expected: int
+) -> None:
+    assert from_file(tmp_path, container, *requests)["reboots"] == expected
 
 
 @pytest.mark.parametrize(
@@ -453,6 +479,15 @@ def test_cnt5_cnt6_should_be_removed_on_send(flag: Any, removed: bool) -> None:
     assert ("W-REMOVED" in codes(request)) is removed
 
 
+@CONTAINERS
+@pytest.mark.parametrize(("flag", "removed"), [p for p in REMOVAL_FLAGS if p.id != "NaN"])
+def test_cnt5_cnt6_should_be_removed_on_send_from_a_file(
+    tmp_path: Path, container: str, flag: Any, removed: bool
+) -> None:
+    out = from_file(tmp_path, container, req(marker(), summary="A", shouldBeRemovedOnSend=flag))
+    assert (out["reboots"], out["removed"]) == ((0, [0]) if removed else (1, []))
+
+
 @pytest.mark.parametrize(
     ("hidden", "removed"),
     [
@@ -563,6 +598,17 @@ def test_out3_phantom_reason_and_its_warning(
     assert out["reboots"] == 0
     assert phantom(out) == [(0, reason)]
     assert code in codes(request_)
+    assert out["reboots_possible"] == (1 if reason == "lost-after-error" else 0)
+
+
+@CONTAINERS
+@pytest.mark.parametrize(("request_", "reason", "code"), PHANTOMS)
+def test_out3_phantom_reason_from_a_file(
+    tmp_path: Path, container: str, request_: dict[str, Any], reason: str, code: str
+) -> None:
+    out = from_file(tmp_path, container, request_)
+    assert (out["reboots"], phantom(out)) == (0, [(0, reason)])
+    assert code in [w["code"] for w in out["warnings"]]
     assert out["reboots_possible"] == (1 if reason == "lost-after-error" else 0)
 
 
