@@ -2,7 +2,9 @@
 
 One case per kind of answer a candidate must get right: a count from a plain snapshot, a
 count through a Push, a phantom (0), a rejection and a legacy .json. The easiest case of each
-kind is the one with the fewest tags and the smallest input, so the choice is stable.
+kind is the one with the fewest tags and the smallest input, so the choice is stable; a case
+whose count spec 2.0 changed is picked only when there is no other, so a 1.0 counter can
+smoke-test its adapter too.
 """
 
 from __future__ import annotations
@@ -39,8 +41,15 @@ PICKS = (
     Pick("push", lambda c: "push-append" in c.tags and c.expect["outcome"] == "count"),
     Pick("phantom", lambda c: "phantom" in c.tags and c.expect["outcome"] == "count"),
     Pick("rejection", lambda c: c.expect["outcome"] == "reject"),
-    Pick("legacy json", lambda c: c.container == "json" and c.expect["outcome"] == "count"),
+    Pick(
+        "legacy json",  # a flat session file (LEG-1), not an Export Chat file
+        lambda c: (
+            c.container == "json" and "legacy-json" in c.tags and c.expect["outcome"] == "count"
+        ),
+    ),
 )
+
+CHANGED = "count-changed-v2"
 
 _HINTS = {
     "bad-output": "no count could be read: check --answer-key/--answer-pointer/--answer-last-int",
@@ -58,7 +67,8 @@ def choose(cases: list[Case]) -> list[tuple[str, Case | None]]:
     used: set[str] = set()
     for pick in PICKS:
         fits = [c for c in cases if c.id not in used and pick.wants(c)]
-        fits.sort(key=lambda c: (len(c.tags), c.input.stat().st_size, c.id))
+        # A case whose count 2.0 changed comes last: the smoke checks the wiring, not the rules.
+        fits.sort(key=lambda c: (CHANGED in c.tags, len(c.tags), c.input.stat().st_size, c.id))
         best = fits[0] if fits else None
         if best is not None:
             used.add(best.id)
@@ -70,13 +80,15 @@ def smoke(
     cases: list[Case], candidate: Candidate, reader: AnswerReader, profile: Profile, timeout: float
 ) -> tuple[str, bool]:
     """Run the five cases; returns the one-screen verdict and whether all passed."""
-    rows = [f"{'kind':<22} {'case':<5} {'expected':<9} {'actual':<16} outcome"]
+    picked = choose(cases)
+    width = max([5, *(len(case.id) for _, case in picked if case is not None)])
+    rows = [f"{'kind':<22} {'case':<{width}} {'expected':<9} {'actual':<16} outcome"]
     records: list[Record] = []
     missing = []
-    for label, case in choose(cases):
+    for label, case in picked:
         if case is None:
             missing.append(label)
-            rows.append(f"{label:<22} {'-':<5} (no such case in the corpus)")
+            rows.append(f"{label:<22} {'-':<{width}} (no such case in the corpus)")
             continue
         record = check_case(
             case,
@@ -91,7 +103,7 @@ def smoke(
         from conformance.report import show_answer
 
         rows.append(
-            f"{label:<22} {case.id:<5} {show_answer(record.expected):<9} "
+            f"{label:<22} {case.id:<{width}} {show_answer(record.expected):<9} "
             f"{show_answer(record.actual)[:40]:<16} {record.outcome}"
         )
         if record.outcome not in ("pass", "not-claimed"):

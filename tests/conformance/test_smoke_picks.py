@@ -67,3 +67,15 @@ def test_a_hanging_candidate_is_reported(tmp_path: Path) -> None:
     )
     assert result.returncode == 1 and "2 timeout" in result.stdout
     assert "no such case in the corpus" in result.stdout  # push, phantom, legacy are missing here
+
+
+def test_an_export_or_a_changed_count_is_not_the_legacy_pick(tmp_path: Path) -> None:
+    import cf_kit as kit
+
+    root, _, ids = corpus(tmp_path, ["legacy"])
+    _, _, data, expect = kit.SESSIONS["legacy"]
+    kit.write_case(root, "EXP2", ["export"], "json", data, expect)
+    kit.write_case(root, "CHG2", ["legacy-json", "count-changed-v2"], "json", data, expect)
+    chosen = dict(choose(load_corpus(root)))
+    legacy = chosen["legacy json"]
+    assert legacy is not None and legacy.id == ids["legacy"]
