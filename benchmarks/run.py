@@ -5,7 +5,13 @@ nothing is cached between contenders. Each is run `--repeat` times; the fastest 
 (the others measure the machine's noise, not the program). Absolute figures depend on the
 machine; the ratios to the floor measured in the same run are what the targets are about.
 
-    python -m benchmarks.run --sizes 25,50,100,200          # generates the inputs on demand
+The reference is measured twice: as it runs by default (the fast path of issue 17, which
+decodes only what the spec reads) and with `--readable` (the definition). The inputs are big
+generated sessions of both shapes (benchmarks.shapes): *rewritten* (one long kind-0 line and a
+tail) and *appended* (never rewritten: many lines).
+
+    python -m benchmarks.run                                # 25, 100, 250 MB, both shapes
+    python -m benchmarks.run --sizes 25 --shapes rewritten --naive
     python -m benchmarks.run --file big.jsonl --qhoami /tmp/qhoami
 """
 
@@ -23,13 +29,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET_FLOOR_RATIO = 1.25  # the reference's time / the floor's time, at most
-TARGET_NAIVE_SPEEDUP = 5.0  # the naive baseline's time / the reference's time, at least
+TARGET_FAST_FLOOR_RATIO = 0.5  # issue 17: fast path / floor on the rewritten shape, at most
+TARGET_FROM_MB = 100  # ... on files this big and bigger
+FLOOR = "floor (orjson parse only)"
+FAST = "reference count (fast path)"
+READABLE = "reference count --readable"
+NAIVE = "naive (json, deepcopy)"
 
 
 @dataclass(frozen=True)
 class Measure:
     contender: str
+    shape: str
     size_mb: float
     seconds: float  # the whole process, start-up included
     startup: float  # the same program on a one-line session: interpreter, imports, exit
@@ -54,12 +65,22 @@ def _run_once(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, f
     return elapsed, usage.ru_maxrss / 1024, process.returncode
 
 
-def contenders(path: Path, qhoami: Path | None) -> Iterator[tuple[str, list[str], dict[str, str]]]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+# Bytecode is cached (outside the tree), as for an installed reference: with
+# PYTHONDONTWRITEBYTECODE every start would compile every module again.
+PYCACHE = tempfile.mkdtemp(prefix="bench-pycache-")
+
+
+def contenders(
+    path: Path, qhoami: Path | None, naive: bool
+) -> Iterator[tuple[str, list[str], dict[str, str]]]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=PYCACHE)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     python = sys.executable
-    yield "floor (orjson parse only)", [python, "-m", "benchmarks.floor", str(path)], env
-    yield "reference count", [python, "-m", "reference", "count", str(path)], env
-    yield "naive (json, deepcopy)", [python, "-m", "benchmarks.naive", str(path)], env
+    yield FLOOR, [python, "-m", "benchmarks.floor", str(path)], env
+    yield FAST, [python, "-m", "reference", "count", str(path)], env
+    yield READABLE, [python, "-m", "reference", "count", "--readable", str(path)], env
+    if naive:
+        yield NAIVE, [python, "-m", "benchmarks.naive", str(path)], env
     if qhoami is not None:
         yield "qhoami cli", *_qhoami(path, qhoami, env)
 
@@ -77,89 +98,136 @@ def _qhoami(path: Path, checkout: Path, env: dict[str, str]) -> tuple[list[str],
 TINY = b'{"kind":0,"v":{"requests":[]}}\n'
 
 
-def startups(repeat: int, qhoami: Path | None) -> dict[str, float]:
+def startups(repeat: int, qhoami: Path | None, naive: bool) -> dict[str, float]:
     """Each contender's start-up: its best time on a one-line session, in this run."""
     with tempfile.TemporaryDirectory(prefix="bench-tiny-") as folder:
         tiny = Path(folder) / "tiny.jsonl"
         tiny.write_bytes(TINY)
         return {
             name: min(_run_once(argv, env, ROOT)[0] for _ in range(repeat * 3))
-            for name, argv, env in contenders(tiny, qhoami)
+            for name, argv, env in contenders(tiny, qhoami, naive)
         }
 
 
-def measure(path: Path, repeat: int, qhoami: Path | None, start: dict[str, float]) -> list[Measure]:
+def measure(
+    shape: str, path: Path, args: argparse.Namespace, start: dict[str, float]
+) -> list[Measure]:
+    """Every contender on one file, `--repeat` rounds; in each round all contenders run once, so
+    a slow spell of the machine hits them alike."""
     size_mb = path.stat().st_size / 2**20
+    named = list(contenders(path, args.qhoami, args.naive))
+    runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name, _, _ in named}
+    for _ in range(args.repeat):
+        for name, argv, env in named:
+            runs[name].append(_run_once(argv, env, ROOT))
     results = []
-    for name, argv, env in contenders(path, qhoami):
-        runs = [_run_once(argv, env, ROOT) for _ in range(repeat)]
-        best = min(runs)
-        peak = max(r[1] for r in runs)
-        results.append(Measure(name, size_mb, best[0], start[name], peak, best[2]))
+    for name, _, _ in named:
+        best = min(runs[name])
+        peak = max(r[1] for r in runs[name])
+        results.append(Measure(name, shape, size_mb, best[0], start[name], peak, best[2]))
     return results
+
+
+def fast_path_answers(path: Path) -> str:
+    """Whether the fast path answered this file itself (else why it fell back)."""
+    probe = (
+        "import sys; from reference import fastpath; "
+        "fastpath.count_fast(sys.argv[1]); print(fastpath.last_fallback or 'yes')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    return done.stdout.strip() or f"error: {done.stderr.strip()[-80:]}"
 
 
 def table(results: list[Measure]) -> str:
     """A Markdown table: MB/s, time ratios to the floor of the same file, peak RSS."""
-    floors = {m.size_mb: m for m in results if m.contender.startswith("floor")}
+    floors = {(m.shape, m.size_mb): m for m in results if m.contender == FLOOR}
     lines = [
-        "| file MB | contender | MB/s | time / floor | less start-up: time / floor "
+        "| shape | file MB | contender | MB/s | time / floor | less start-up: time / floor "
         "| start-up ms | peak RSS MB | exit |",
-        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for m in results:
-        floor = floors[m.size_mb]
+        floor = floors[m.shape, m.size_mb]
         lines.append(
-            f"| {m.size_mb:.0f} | {m.contender} | {m.size_mb / m.work:.0f} "
+            f"| {m.shape} | {m.size_mb:.0f} | {m.contender} | {m.size_mb / m.work:.0f} "
             f"| {m.seconds / floor.seconds:.2f}x | {m.work / floor.work:.2f}x "
             f"| {m.startup * 1000:.0f} | {m.peak_rss_mb:.0f} | {m.exit_code} |"
         )
     return "\n".join(lines)
 
 
+def summary(results: list[Measure], answered: dict[tuple[str, float], str]) -> str:
+    """Issue 17's figures, one row per file: both paths against the floor, memory, throughput."""
+    by = {(m.shape, m.size_mb, m.contender): m for m in results}
+    lines = [
+        "| shape | file MB | fast / floor | readable / floor | fast / floor less start-up "
+        "| readable / floor less start-up | fast MB/s | peak RSS MB fast / readable / floor "
+        "| fast path answered |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for shape, size in sorted({(m.shape, m.size_mb) for m in results}):
+        floor, fast, readable = (by[shape, size, c] for c in (FLOOR, FAST, READABLE))
+        lines.append(
+            f"| {shape} | {size:.0f} | {fast.seconds / floor.seconds:.2f}x "
+            f"| {readable.seconds / floor.seconds:.2f}x | {fast.work / floor.work:.2f}x "
+            f"| {readable.work / floor.work:.2f}x | {size / fast.work:.0f} "
+            f"| {fast.peak_rss_mb:.0f} / {readable.peak_rss_mb:.0f} / {floor.peak_rss_mb:.0f} "
+            f"| {answered.get((shape, size), '?')} |"
+        )
+    return "\n".join(lines)
+
+
 def verdict(results: list[Measure]) -> list[str]:
-    """The targets of the performance issue, checked on the largest file."""
-    largest = max(m.size_mb for m in results)
-    by_name = {m.contender: m for m in results if m.size_mb == largest}
-    ref = by_name["reference count"]
-    floor = by_name["floor (orjson parse only)"]
-    naive = by_name["naive (json, deepcopy)"]
+    """The targets of issue 17, checked on every file."""
+    by = {(m.shape, m.size_mb, m.contender): m for m in results}
     lines = []
-    for label, ref_time, floor_time, naive_time in (
-        ("whole process", ref.seconds, floor.seconds, naive.seconds),
-        ("less start-up", ref.work, floor.work, naive.work),
-    ):
-        floor_ratio = ref_time / floor_time
-        speedup = naive_time / ref_time
-        met_floor = "met" if floor_ratio <= TARGET_FLOOR_RATIO else "NOT met"
-        met_naive = "met" if speedup >= TARGET_NAIVE_SPEEDUP else "NOT met"
-        lines += [
-            f"{label}: reference / floor on {largest:.0f} MB: {floor_ratio:.2f}x "
-            f"(target <= {TARGET_FLOOR_RATIO}x): {met_floor}",
-            f"{label}: naive / reference on {largest:.0f} MB: {speedup:.1f}x "
-            f"(target >= {TARGET_NAIVE_SPEEDUP}x): {met_naive}",
-        ]
+    for shape, size in sorted({(m.shape, m.size_mb) for m in results}):
+        floor, fast, readable = (by[shape, size, c] for c in (FLOOR, FAST, READABLE))
+        where = f"{shape} {size:.0f} MB"
+        if shape == "rewritten" and size >= TARGET_FROM_MB:
+            ratio = fast.seconds / floor.seconds
+            met = "met" if ratio <= TARGET_FAST_FLOOR_RATIO else "NOT met"
+            lines.append(
+                f"{where}: fast / floor {ratio:.2f}x (less start-up "
+                f"{fast.work / floor.work:.2f}x), target <= {TARGET_FAST_FLOOR_RATIO}x: {met}"
+            )
+        met = "met" if fast.seconds <= readable.seconds else "NOT met"
+        lines.append(
+            f"{where}: fast {fast.seconds:.2f} s <= readable {readable.seconds:.2f} s: {met}"
+        )
+        met = "met" if fast.peak_rss_mb <= floor.peak_rss_mb else "NOT met"
+        lines.append(
+            f"{where}: fast peak {fast.peak_rss_mb:.0f} MB <= floor peak "
+            f"{floor.peak_rss_mb:.0f} MB: {met}"
+        )
     return lines
 
 
 @contextmanager
-def inputs(args: argparse.Namespace) -> Iterator[list[Path]]:
+def inputs(args: argparse.Namespace) -> Iterator[list[tuple[str, Path]]]:
     """The files to measure: given ones, or big sessions generated on demand (not committed)."""
     if args.file:
-        yield [Path(f) for f in args.file]
+        yield [("given", Path(f)) for f in args.file]
         return
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         paths = []
-        for size in args.sizes:
-            path = Path(folder) / f"big-{size}mb.jsonl"
-            # In a child process: a parent that grew while generating would inflate the peak RSS
-            # of every contender it forks afterwards (a forked child starts with its pages).
-            command = [sys.executable, "-m", "generators", "big", "--size-mb", str(size)]
-            command += ["--seed", str(args.seed), "--out", str(path)]
-            subprocess.run(
-                command, check=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT))
-            )
-            paths.append(path)
+        for shape in args.shapes:
+            for size in args.sizes:
+                path = Path(folder) / f"{shape}-{size}mb.jsonl"
+                # In a child process: a parent that grew while generating would inflate the
+                # peak RSS of every contender it forks afterwards (a child starts with its pages).
+                command = [sys.executable, "-m", "benchmarks.shapes", "--shape", shape]
+                command += ["--size-mb", str(size), "--seed", str(args.seed), "--out", str(path)]
+                subprocess.run(
+                    command, check=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT))
+                )
+                paths.append((shape, path))
         yield paths
 
 
@@ -169,17 +237,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sizes",
         type=lambda s: [int(x) for x in s.split(",")],
-        default=[25, 50, 100, 200],
-        help="sizes in MB of generated sessions (default 25,50,100,200)",
+        default=[25, 100, 250],
+        help="sizes in MB of generated sessions (default 25,100,250)",
+    )
+    parser.add_argument(
+        "--shapes",
+        type=lambda s: s.split(","),
+        default=["rewritten", "appended"],
+        help="shapes of generated sessions (default rewritten,appended)",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--naive", action="store_true", help="measure the naive counter too")
     parser.add_argument("--qhoami", type=Path, help="a qhoami checkout to measure too")
     args = parser.parse_args(argv)
-    start = startups(args.repeat, args.qhoami)
+    start = startups(args.repeat, args.qhoami, args.naive)
+    results: list[Measure] = []
+    answered: dict[tuple[str, float], str] = {}
     with inputs(args) as paths:
-        results = [m for path in paths for m in measure(path, args.repeat, args.qhoami, start)]
+        for shape, path in paths:
+            measured = measure(shape, path, args, start)
+            results += measured
+            answered[shape, measured[0].size_mb] = fast_path_answers(path)
+            print(f"measured {path.name}", file=sys.stderr, flush=True)
     print(table(results))
+    print()
+    print(summary(results, answered))
     print()
     for line in verdict(results):
         print(line)

@@ -42,8 +42,6 @@ depth limit it cannot trust raise `Fallback`; `reference.count_path` then reads 
 again with the readable path, so both paths give the same count, details and error line.
 """
 
-from __future__ import annotations
-
 import mmap
 import os
 import sys
@@ -205,8 +203,8 @@ class _Node:
 
     shape: str  # "object", "array" or "any"
     type: Any  # the msgspec type of a value stored here
-    members: dict[str, _Node] = field(default_factory=dict)
-    element: _Node | None = None
+    members: "dict[str, _Node]" = field(default_factory=dict)
+    element: "_Node | None" = None
 
 
 _ANY = _Node("any", Any)
