@@ -14,6 +14,7 @@ from generators.cases import stores_summaries
 from generators.plan import (
     Churn,
     Compaction,
+    Fork,
     PendingEdits,
     Plan,
     Reinit,
@@ -24,9 +25,10 @@ from generators.plan import (
     Title,
     Turn,
     TypeUntilRewrite,
+    expected_events,
     expected_reboots,
-    expected_summaries,
     is_compaction_turn,
+    plan_note,
     plan_tags,
 )
 from generators.shapes import SHAPE_RULES, log_shapes
@@ -51,7 +53,20 @@ TAG_RULES: dict[str, tuple[str, ...]] = {
     "failed-summary": ("SUM-3",),
     "manual-compact": ("MRK-4",),
     "summary-without-marker": ("SUM-5",),
-    "server-compaction": ("SUM-5",),
+    "server-compaction": ("SUM-7",),
+    "provider-compaction": ("SUM-7",),
+    "round-summary": ("SUM-6", "SUM-8"),
+    "round-summary-only": ("SUM-6",),
+    "summaries-pair": ("SUM-1", "SUM-8"),
+    "earlier-round-anchor": ("SUM-2",),
+    "error-result": ("UNC-1",),
+    "no-response": ("UNC-2",),
+    "marker-cleared": ("SUM-5",),
+    "other-progress-task": ("MRK-3",),
+    "background-compaction": ("UNC-4",),
+    "unapplied-background": ("UNC-5",),
+    "fork": ("UNC-7",),
+    "count-changed-v2": ("CNT-2",),
     "marker-text-elsewhere": ("MRK-3",),
     "request-removed": ("RPL-7", "RPL-10"),
     "request-replaced": ("RPL-7", "RPL-10"),
@@ -82,7 +97,12 @@ TAG_PHRASES: dict[str, str] = {
     "failed-summary": "a failed summary",
     "manual-compact": "/compact",
     "summary-without-marker": "a summary without marker",
-    "server-compaction": "a server-side compaction",
+    "server-compaction": "a provider compaction",
+    "error-result": "an error result",
+    "no-response": "a no-response error",
+    "marker-cleared": "a marker cleared by a retry",
+    "background-compaction": "a background compaction",
+    "fork": "a /fork child",
     "marker-text-elsewhere": "marker text quoted",
     "progress-task-kind": "progressTask markers",
     "set-without-v": "a Set without v",
@@ -132,8 +152,8 @@ def _plural(count: int, word: str) -> str:
 
 
 def summary_labels(plan: Plan) -> list[str]:
-    """The summaries of the walk (CNT-1) as labels A, B, ..."""
-    return [label_of(text) for text in expected_summaries(plan)]
+    """The events of the walk (CNT-1) as labels A, B, ... (provider compactions by id)."""
+    return [label_of(v) if k == "text" else v for k, v in expected_events(plan)]
 
 
 def title(case: FuzzCase, tags: list[str], limit: int = 140) -> str:
@@ -170,6 +190,15 @@ def describe_turn(turn: Turn) -> str:
             for c in turn.compactions
         ]
         first = ", first before any tool round" if turn.marker_first else ""
+        where = [str(c.at) for c in turn.compactions if c.at is not None]
+        if where:
+            first += f", after rounds {'/'.join(where)}"
+        if any(c.background for c in turn.compactions):
+            first += ", applying a background pass"
+        if turn.error is not None:
+            first += f", ending in a {turn.error} error"
+        if turn.retry is not None:
+            first += f", the last fetch retried ({turn.retry})"
         return f"compactions [{', '.join(names)}], {_plural(turn.tools, 'tool round')}{first}"
     extra = []
     if turn.stray_summary is not None:
@@ -178,6 +207,12 @@ def describe_turn(turn: Turn) -> str:
         extra.append(f"provider compactions {', '.join(turn.provider)} on rounds")
     if turn.mention_marker:
         extra.append("the marker text quoted in the prompt and the answer")
+    if turn.background_pass is not None:
+        extra.append(f"background pass {label_of(turn.background_pass)} on the last round")
+    if turn.other_task:
+        extra.append("a workspace-search progress task")
+    if turn.error is not None:
+        extra.append(f"a {turn.error} error")
     if turn.edits:
         extra.append("a file edit group")
     shown = "; ".join(extra) if extra else "plain"
@@ -203,6 +238,8 @@ def describe_step(step: Step) -> str:
         return "the next save appends a kind-0 line"
     if isinstance(step, TypeUntilRewrite):
         return "type until the writer rewrites the file as one kind-0 line"
+    if isinstance(step, Fork):
+        return "/fork: the file from here on is the child session's"
     return type(step).__name__
 
 
@@ -220,4 +257,5 @@ def describe_plan(case: FuzzCase) -> list[str]:
         f"summaries of the walk: [{', '.join(labels)}] -> "
         f"{_plural(expected_reboots(case.plan), 'reboot')} (CNT-2)"
     )
+    lines.append(plan_note(case.plan))
     return lines

@@ -25,6 +25,7 @@ from generators.eras import Era, eras
 from generators.plan import (
     Churn,
     Compaction,
+    Fork,
     PendingEdits,
     Plan,
     Reinit,
@@ -136,9 +137,13 @@ def _labels() -> st.SearchStrategy[str]:
 
 
 def _compactions(avoid: frozenset[str]) -> st.SearchStrategy[tuple[Compaction, ...]]:
-    completed: st.SearchStrategy[Compaction] = st.builds(Compaction, _labels())
+    # `at` (tool rounds before the compaction) shrinks to None, the plan's default position
+    at = st.none() | st.integers(0, 3)
+    completed: st.SearchStrategy[Compaction] = st.builds(
+        lambda s, n: Compaction(s, at=n), _labels(), at
+    )
     if "phantom" not in avoid and "failed-summary" not in avoid:
-        completed = completed | st.just(Compaction(None))
+        completed = completed | st.builds(lambda n: Compaction(None, at=n), at)
     most = 1 if "multi-compaction" in avoid else 3
     cancel = st.just(False) if "cancelled" in avoid else st.booleans()
 
@@ -147,6 +152,11 @@ def _compactions(avoid: frozenset[str]) -> st.SearchStrategy[tuple[Compaction, .
         return (*done, *tail)
 
     return st.builds(assemble, st.lists(completed, min_size=1, max_size=most), cancel)
+
+
+def _background_allowed(era: Era) -> bool:
+    """Background compaction exists from 0.38 (the eras that have `/compact`)."""
+    return manual_allowed(era)
 
 
 def turns(era: Era, avoid: frozenset[str] = frozenset()) -> st.SearchStrategy[Turn]:
@@ -188,6 +198,41 @@ def turns(era: Era, avoid: frozenset[str] = frozenset()) -> st.SearchStrategy[Tu
     if "marker-text-elsewhere" not in avoid:
         options.append(st.builds(lambda n: Turn(PLACEHOLDER, mention_marker=True, tools=n), tools))
     options.append(st.builds(lambda n: Turn(PLACEHOLDER, tools=n, edits=True), st.integers(1, 2)))
+    if "error-result" not in avoid and "no-response" not in avoid:
+        options.append(
+            st.builds(
+                lambda c, n, e: Turn(PLACEHOLDER, c, tools=n, error=e),
+                _compactions(avoid),
+                st.integers(1, 4),
+                st.sampled_from(["fetch", "no-response"]),
+            )
+        )
+    if "marker-cleared" not in avoid:
+        options.append(
+            st.builds(
+                lambda c, n, r: Turn(PLACEHOLDER, c, tools=n, retry=r),
+                _compactions(avoid),
+                st.integers(0, 3),
+                st.sampled_from(["filter", "network"]),
+            )
+        )
+    if "other-progress-task" not in avoid:
+        options.append(st.builds(lambda n: Turn(PLACEHOLDER, tools=n, other_task=True), tools))
+    if _background_allowed(era) and "background-compaction" not in avoid:
+        options.append(
+            st.builds(
+                lambda s, n: Turn(PLACEHOLDER, tools=n, background_pass=s),
+                _labels(),
+                st.integers(1, 3),
+            )
+        )
+        options.append(
+            st.builds(
+                lambda s, n: Turn(PLACEHOLDER, (Compaction(s, at=0, background=True),), tools=n),
+                _labels(),
+                tools,
+            )
+        )
     return st.one_of(options)
 
 
@@ -208,6 +253,8 @@ def raw_steps(era: Era, avoid: frozenset[str] = frozenset()) -> st.SearchStrateg
         options.append(st.just(Reinit()))
     if "rewrite-1024" not in avoid:
         options.append(st.just(TypeUntilRewrite()))
+    if "fork" not in avoid:
+        options.append(st.just(Fork("Fix the flaky parser tests")))
     return st.one_of(options)
 
 

@@ -33,10 +33,11 @@ def _compactions(rng: RandomLike, labels: LabelSource, used: list[str]) -> tuple
     out = []
     for _ in range(count):
         roll = rng.random()
+        at = rng.randrange(0, 4) if rng.random() < 0.3 else None  # else the plan's default
         if roll < 0.1:
-            out.append(Compaction(None))  # summarization failed: a phantom
+            out.append(Compaction(None, at=at))  # summarization failed: a phantom
         else:
-            out.append(Compaction(labels(_next_label(rng, used))))
+            out.append(Compaction(labels(_next_label(rng, used)), at=at))
     if rng.random() < 0.04:
         out.append(Compaction(None, cancelled=True))
     return tuple(out)
@@ -55,6 +56,24 @@ def random_turn(rng: RandomLike, labels: LabelSource, used: list[str], manual: b
         )
     if roll < 0.17:
         return Turn(prompt(rng), stray_summary=labels(_next_label(rng, used)), tools=tools)
+    if roll < 0.19:  # the last fetch failed after compactions (UNC-1, UNC-2)
+        error = "fetch" if rng.random() < 0.7 else "no-response"
+        compactions = _compactions(rng, labels, used)
+        return Turn(prompt(rng), compactions, tools=rng.randrange(1, 5), error=error)
+    if roll < 0.21:  # the last fetch was retried: markers after the last tool cleared
+        retry = "filter" if rng.random() < 0.5 else "network"
+        return Turn(prompt(rng), _compactions(rng, labels, used), tools=tools, retry=retry)
+    if roll < 0.22:
+        return Turn(prompt(rng), tools=tools, other_task=True)
+    if manual and roll < 0.23:  # 0.38+: provider compaction, background pass or apply
+        kind = rng.random()
+        if kind < 0.34:
+            ident = "cmp_" + str(rng.randrange(10**8, 10**9))
+            return Turn(prompt(rng), provider=(ident,), tools=max(tools, 1))
+        text = labels(_next_label(rng, used))
+        if kind < 0.67:
+            return Turn(prompt(rng), tools=max(tools, 1), background_pass=text)
+        return Turn(prompt(rng), (Compaction(text, at=0, background=True),), tools=tools)
     return Turn(prompt(rng), tools=tools, edits=rng.random() < 0.05)
 
 

@@ -629,7 +629,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "a second long seeded random session: hundreds of requests, tens of compactions",
         ("RPL-4", "RPL-7", "RPL-10", "MRK-5", "SUM-4", "CNT-1", "CNT-2", "CNT-3"),
         ("long-session",),
-        long_session(420),
+        long_session(390),
         applies=lambda era: era.summary_field == "summaries",
         seed=102,
         save_rate=0.6,
