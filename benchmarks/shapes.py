@@ -1,8 +1,8 @@
 """Big sessions of the two shapes a real log has, for the benchmark (never committed).
 
 - *rewritten*: VS Code's writer rewrites the file (one kind-0 line with the whole state) after
-  every 1024 entries, so a big log is mostly one long line plus a tail of patches
-  (`generators.big`, unchanged).
+  every 1024 entries, so a big log is mostly one long line plus a tail of patches (as
+  `generators.big`).
 - *appended*: a log that never reached the rewrite threshold since its state was written, so
   everything after the first line is patches: many lines, the state never written whole. Here
   the writer is simply never allowed to rewrite.
@@ -15,39 +15,64 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generators import eras as era_table
-from generators.big import BulkyPlayer, big_session
+from generators.big import BulkySession
 from generators.plan import Plan
+from generators.player import Player
 from generators.randomized import long_session_steps
 from generators.texts import Labels
-from generators.writer import LogWriter
+from generators.writer import REWRITE_AFTER, LogWriter
 
 SHAPES = ("rewritten", "appended")
 NEVER = 10**12  # a rewrite threshold no log reaches
 
 
-def appended_session(size_mb: float, seed: int = 1, era_id: str = "compacted-summaries") -> bytes:
-    """A log of at least `size_mb` MB written without any rewrite after its first line."""
+class _Bulky(BulkySession):
+    """generators.big's session (tool outputs stored twice), also for results that carry no
+    tool results (the error results of the 2.0 plans)."""
+
+    def finish(self, *args: Any, **kwargs: Any) -> None:
+        super(BulkySession, self).finish(*args, **kwargs)
+        metadata = self.current["result"].get("metadata") or {}
+        results = metadata.get("toolCallResults")
+        if results is None:
+            return
+        for round_ in metadata.get("toolCallRounds") or []:
+            for call in round_.get("toolCalls", []):
+                content = [{"$mid": 21, "value": self._output()}]
+                results[call["id"]] = {"$mid": 20, "content": content}
+
+
+@dataclass
+class _BulkyPlayer(Player):
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.session = _Bulky(
+            self.era, era_table.manual(), self.rng, self.marker_kind or self.era.marker_kind
+        )
+
+
+def session(
+    shape: str, size_mb: float, seed: int = 1, era_id: str = "compacted-summaries"
+) -> bytes:
+    """A log of at least `size_mb` MB of the given shape: the corpus's random long-session plans
+    played on a session whose tools print a lot, until the file is big enough."""
+    if shape not in SHAPES:
+        raise ValueError(f"unknown shape {shape!r}")
     era = era_table.era(era_id)
     rng = random.Random(seed)
-    player = BulkyPlayer(era, seed, save_rate=0.7, writer=LogWriter(rewrite_after=NEVER))
+    rewrite_after = REWRITE_AFTER if shape == "rewritten" else NEVER
+    player = _BulkyPlayer(era, seed, save_rate=0.7, writer=LogWriter(rewrite_after=rewrite_after))
     target = int(size_mb * 2**20)
     for step in long_session_steps(rng, Labels(rng), 100_000, manual=False):
         if len(player.writer.data) >= target:
             break
         player.play(Plan((step,), era.summary_field))
     return player.bytes("jsonl")
-
-
-def session(shape: str, size_mb: float, seed: int = 1) -> bytes:
-    if shape == "rewritten":
-        return big_session(size_mb, seed)[0]
-    if shape == "appended":
-        return appended_session(size_mb, seed)
-    raise ValueError(f"unknown shape {shape!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
