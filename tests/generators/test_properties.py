@@ -10,7 +10,7 @@ from hypothesis import given
 
 from generators.legacy import to_legacy
 from generators.model import SESSION, extract
-from generators.plan import expected_reboots
+from generators.plan import expected_phantoms, expected_reboots, expected_reboots_possible
 from generators.strategies import Drawn, drawn_sessions
 from generators.writer import flat_json
 from reference.count import count_state
@@ -30,6 +30,15 @@ def test_the_count_of_a_written_log_agrees_with_the_plan(drawn: Drawn) -> None:
     player = drawn.play()
     state = replay_bytes(player.writer.bytes()).state
     assert count_state(state).reboots == expected_reboots(drawn.plan)
+
+
+@given(drawn_sessions())
+def test_the_phantoms_of_a_written_log_agree_with_the_plan(drawn: Drawn) -> None:
+    """OUT-3 (informative): phantom reasons and reboots_possible as the plan states them."""
+    player = drawn.play()
+    result = count_state(replay_bytes(player.writer.bytes()).state)
+    assert [(v.index, v.phantom_reason) for v in result.phantoms] == expected_phantoms(drawn.plan)
+    assert result.reboots_possible == expected_reboots_possible(drawn.plan)
 
 
 @given(drawn_sessions(max_turns=12))

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from generators.cases import Case, all_cases
-from generators.plan import Flag, Fork, Plan, expected_phantoms
+from generators.plan import Flag, Fork, Plan, expected_phantoms, expected_reboots_possible
+from reference.count import count_state
 from tests.generators.v2_reading import count, final_state, phantoms
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
@@ -134,3 +135,15 @@ def test_cleared_markers_leave_no_marker_after_the_last_tool() -> None:
             )
         ]
         assert with_marker == [0]
+
+
+@pytest.mark.parametrize(
+    "key", sorted(k for k, c in cases().items() if c.expect.get("reboots") is not None)
+)
+def test_the_reference_finds_the_planned_phantoms(key: str) -> None:
+    """OUT-3 is informative, but the plan states it: the reference should agree."""
+    case = cases()[key]
+    result = count_state(state_of(case))
+    assert result.reboots == case.expect["reboots"]
+    assert [(v.index, v.phantom_reason) for v in result.phantoms] == expected_phantoms(case.plan)
+    assert result.reboots_possible == expected_reboots_possible(case.plan)
