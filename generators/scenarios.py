@@ -359,6 +359,16 @@ def background(era: Era, label: Labels, rng: random.Random) -> list[Step]:
     ]
 
 
+def unapplied(era: Era, label: Labels, rng: random.Random) -> list[Step]:
+    """A pass finished after the request's last prompt build and was never applied."""
+    return [
+        _plain(rng, tools=2),
+        Send(Turn(prompt(rng), tools=2, background_pass=label("A"))),
+        _plain(rng),
+        _auto(rng, label("B")),
+    ]
+
+
 def flagged(rewrite: bool) -> Builder:
     def build(era: Era, label: Labels, rng: random.Random) -> list[Step]:
         steps: list[Step] = [
@@ -731,6 +741,17 @@ SCENARIOS: tuple[Scenario, ...] = (
         comment="0.38-0.39 store no entry for an applied pass (its marker is a phantom); 0.40+ "
         "one source=background entry with the round's id and text, which equals the previous "
         "event (research copilot-compaction-details.md 4, 11.2).",
+    ),
+    Scenario(
+        "unapplied-background",
+        "a background pass never applied: its text on a round, no marker, no entry; two reboots",
+        ("UNC-5", "SUM-5", "SUM-6", "CNT-2"),
+        ("unapplied-background", "round-summary-only", "summary-without-marker"),
+        unapplied,
+        applies=_has_manual,
+        seed=47,
+        comment="The background render sets the anchor round's summary when the pass finishes "
+        "(research copilot-compaction-details.md 11.2); no model may ever have seen it.",
     ),
     Scenario(
         "removal-flag",
