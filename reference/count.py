@@ -320,14 +320,17 @@ def phantom_reason(request: dict[str, Any], completed: bool) -> str:
         ):
             return FAILED
         result = request.get("result")
-        rounds = _metadata(request).get("toolCallRounds")
+        metadata = _metadata(request)
+        rounds = metadata.get("toolCallRounds")
         if (
             isinstance(result, dict)
             and isinstance(result.get("errorDetails"), dict)
             and isinstance(rounds, list)
             and rounds
+            and not metadata.get("summaries")
+            and "summary" not in metadata
         ):
-            return LOST_AFTER_ERROR  # UNC-1: the text was dropped with the error result
+            return LOST_AFTER_ERROR  # UNC-1: the entries were dropped with the error result
     if _cancelled(request):
         return CANCELLED
     return UNKNOWN if completed else IN_PROGRESS_ONLY
