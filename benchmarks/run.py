@@ -96,6 +96,9 @@ def _qhoami(path: Path, checkout: Path, env: dict[str, str]) -> tuple[list[str],
 
 
 TINY = b'{"kind":0,"v":{"requests":[]}}\n'
+FAST_STARTUP = (
+    "import sys, reference.fastpath; from reference.cli import main; sys.exit(main(sys.argv[1:]))"
+)
 
 
 def startups(repeat: int, qhoami: Path | None, naive: bool) -> dict[str, float]:
@@ -103,10 +106,12 @@ def startups(repeat: int, qhoami: Path | None, naive: bool) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="bench-tiny-") as folder:
         tiny = Path(folder) / "tiny.jsonl"
         tiny.write_bytes(TINY)
-        return {
-            name: min(_run_once(argv, env, ROOT)[0] for _ in range(repeat * 3))
-            for name, argv, env in contenders(tiny, qhoami, naive)
-        }
+        start = {}
+        for name, argv, env in contenders(tiny, qhoami, naive):
+            if name == FAST:  # a tiny file takes the readable path: add the fast path's imports
+                argv = [sys.executable, "-c", FAST_STARTUP, "count", str(tiny)]
+            start[name] = min(_run_once(argv, env, ROOT)[0] for _ in range(repeat * 3))
+        return start
 
 
 def measure(

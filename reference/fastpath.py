@@ -64,14 +64,15 @@ class Fallback(Exception):
 
 
 # The schema: the members count.py reads, each typed "its expected shape or any other JSON" ---
-# (`_Any` scalars keep their exact JSON value; absent and null read alike except `kind`.)
+# (`Any` members keep their exact JSON value; an absent member stays absent: count.py may ask
+# whether a member is there at all, as for a part's `kind` or a metadata's `summary`.)
 
 _Other = list[Any] | str | int | float | bool | None  # every JSON type but an object
 _NotArray = dict[str, Any] | str | int | float | bool | None  # every JSON type but an array
 
 
 class _Content(Struct):
-    value: Any = None  # MRK-1, MRK-2: content.value of a progress part
+    value: Any = UNSET  # MRK-1, MRK-2: content.value of a progress part
 
 
 _ContentT = _Content | _Other
@@ -79,8 +80,8 @@ _ContentT = _Content | _Other
 
 class _Part(Struct):
     kind: Any = UNSET  # MRK-4 reads whether `kind` is present at all
-    content: _ContentT = None
-    value: Any = None  # MRK-4: the markdown of a /compact request
+    content: _ContentT | UnsetType = UNSET
+    value: Any = UNSET  # MRK-4: the markdown of a /compact request
 
 
 _PartT = _Part | _Other
@@ -88,65 +89,65 @@ _ResponseT = list[_PartT] | _NotArray
 
 
 class _Named(Struct):
-    name: Any = None  # MRK-4: slashCommand.name
+    name: Any = UNSET  # MRK-4: slashCommand.name
 
 
 class _Message(Struct):
-    text: Any = None  # MRK-4: message.text (LEG-2: or the message itself, a string)
+    text: Any = UNSET  # MRK-4: message.text (LEG-2: or the message itself, a string)
 
 
 class _SummaryEntry(Struct):
-    text: Any = None  # SUM-1, SUM-3
-    outcome: Any = None  # OUT-3: failed
+    text: Any = UNSET  # SUM-1, SUM-3
+    outcome: Any = UNSET  # OUT-3: failed
 
 
 _SummaryEntryT = _SummaryEntry | _Other
 
 
 class _Compaction(Struct):
-    id: Any = None  # SUM-7
+    id: Any = UNSET  # SUM-7
 
 
 class _Round(Struct):
-    summary: Any = None  # SUM-6
-    compaction: _Compaction | _Other = None  # SUM-7
+    summary: Any = UNSET  # SUM-6
+    compaction: _Compaction | _Other | UnsetType = UNSET  # SUM-7
 
 
 _RoundT = _Round | _Other
 
 
 class _Summary(Struct):
-    text: Any = None  # SUM-2
+    text: Any = UNSET  # SUM-2
 
 
 class _Metadata(Struct):
-    summaries: list[_SummaryEntryT] | _NotArray = None
-    toolCallRounds: list[_RoundT] | _NotArray = None
-    summary: _Summary | _Other = None
+    summaries: list[_SummaryEntryT] | _NotArray | UnsetType = UNSET
+    toolCallRounds: list[_RoundT] | _NotArray | UnsetType = UNSET
+    summary: _Summary | _Other | UnsetType = UNSET
 
 
 _MetadataT = _Metadata | _Other
 
 
 class _Result(Struct):
-    errorDetails: Any = None  # OUT-3: lost-after-error (is it an object)
-    metadata: _MetadataT = None
+    errorDetails: Any = UNSET  # OUT-3: lost-after-error (is it an object)
+    metadata: _MetadataT | UnsetType = UNSET
 
 
 _ResultT = _Result | _Other
 
 
 class _Request(Struct):
-    requestId: Any = None
-    timestamp: Any = None
-    message: _Message | _Other = None
-    slashCommand: _Named | _Other = None
-    response: _ResponseT = None
-    result: _ResultT = None
-    modelState: Any = None  # OUT-3: cancelled
-    isCanceled: Any = None
-    isHidden: Any = None  # CNT-5
-    shouldBeRemovedOnSend: Any = None  # CNT-5, CNT-6 (small: a flag or {afterUndoStop})
+    requestId: Any = UNSET
+    timestamp: Any = UNSET
+    message: _Message | _Other | UnsetType = UNSET
+    slashCommand: _Named | _Other | UnsetType = UNSET
+    response: _ResponseT | UnsetType = UNSET
+    result: _ResultT | UnsetType = UNSET
+    modelState: Any = UNSET  # OUT-3: cancelled
+    isCanceled: Any = UNSET
+    isHidden: Any = UNSET  # CNT-5
+    shouldBeRemovedOnSend: Any = UNSET  # CNT-5, CNT-6 (small: a flag or {afterUndoStop})
 
 
 _RequestT = _Request | _Other
@@ -154,12 +155,12 @@ _RequestsT = list[_RequestT] | _NotArray
 
 
 class _Root(Struct):
-    requests: _RequestsT = None  # CNT-1
-    inputState: Any = None  # not counted: VS Code walks into it (`inputState.inputText`)
+    requests: _RequestsT | UnsetType = UNSET  # CNT-1
+    inputState: Any = UNSET  # not counted: VS Code walks into it (`inputState.inputText`)
     # LEG-1, LEG-3: what tells a .json session or export (read for .json files only)
-    sessionId: Any = None
-    version: Any = None
-    responderUsername: Any = None
+    sessionId: Any = UNSET
+    version: Any = UNSET
+    responderUsername: Any = UNSET
 
 
 class _Entry(Struct):

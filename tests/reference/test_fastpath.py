@@ -248,6 +248,23 @@ EDGE_CASES = {
     "summary-text-number": log(
         {"kind": 1, "k": ["requests", 0, "result", "metadata", "summary", "text"], "v": 5}
     ),
+    "summary-null-vs-absent": log(
+        {
+            "kind": 1,
+            "k": ["requests", 0, "result"],
+            "v": {
+                "errorDetails": {},
+                "metadata": {"toolCallRounds": [{}], "summary": None, "summaries": []},
+            },
+        },
+    ),
+    "summary-absent": log(
+        {
+            "kind": 1,
+            "k": ["requests", 0, "result"],
+            "v": {"errorDetails": {}, "metadata": {"toolCallRounds": [{}], "summaries": None}},
+        },
+    ),
     "kind-float": log({"kind": 1.0, "k": ["requests", 0, "isHidden"], "v": True}),
     "k-float-index": log({"kind": 1, "k": ["requests", 0.0, "isHidden"], "v": 1}),
     "big-int": log() + b'{"kind":1,"k":["requests",0,"timestamp"],"v":' + b"9" * 30 + b"}\n",
