@@ -1,8 +1,10 @@
 """Candidates: what runs for one case (PRO-1). A command, the in-process reference, or a preset.
 
-Every candidate gets a private, read-only copy of the case's input in a fresh temporary folder,
-so no candidate can change the corpus or see another case's files, and `run` always returns a
-`RunResult` (never raises for the candidate's sake).
+Every candidate gets a private, read-only copy of the case's input, named `session.jsonl` or
+`session.json`, in a fresh temporary folder that is also its working directory and holds
+nothing else; its environment is an allowlist (`candidate_env`), so nothing names the case and
+no relative path reaches the corpus or the snapshots. `run` always returns a `RunResult` (never
+raises for the candidate's sake). The folder is removed without following symbolic links.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ import os
 import shlex
 import shutil
 import stat
+import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -41,17 +44,68 @@ class Candidate(Protocol):
     def run(self, source: Path, timeout: float) -> RunResult: ...
 
 
+# PRO-1: the variables a candidate inherits (plus `--pass-env NAME`); nothing else.
+ENV_ALLOWLIST = ("PATH", "HOME", "LANG", "TMPDIR", "TZ")
+ENV_PREFIXES = ("LC_",)
+WINDOWS_ENV = ("SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT")
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """How a case's process is confined: extra variables passed by name, a memory cap (MiB)."""
+
+    pass_env: tuple[str, ...] = ()
+    memory_mb: int | None = None
+
+
+def candidate_env(
+    isolation: Isolation,
+    extra: Mapping[str, str] | None = None,
+    source: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The allowlisted environment (PRO-1), with `extra` (a preset's HOME...) on top."""
+    environ = os.environ if source is None else source
+    names = set(ENV_ALLOWLIST) | set(isolation.pass_env)
+    if sys.platform == "win32":
+        names |= set(WINDOWS_ENV)
+    env = {
+        name: value
+        for name, value in environ.items()
+        if name in names or name.startswith(ENV_PREFIXES)
+    }
+    env["PYTHONIOENCODING"] = "utf-8"
+    env.update(extra or {})
+    return env
+
+
+def _remove_tree(folder: Path) -> None:
+    """Remove `folder` as the candidate left it, never following a symbolic link.
+
+    Only real directories get their mode restored (deleting an entry needs a writable folder,
+    never a writable file); `os.walk` does not descend into links, `lstat` tells a link from a
+    folder, and `shutil.rmtree` unlinks links instead of following them. Every process of the
+    case is dead by now, so nothing swaps a folder for a link between the check and the chmod.
+    """
+    with contextlib.suppress(OSError):
+        if stat.S_ISDIR(os.lstat(folder).st_mode):
+            os.chmod(folder, stat.S_IRWXU)
+    for root, dirs, _ in os.walk(folder):
+        for name in dirs:
+            path = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                if stat.S_ISDIR(os.lstat(path).st_mode):
+                    os.chmod(path, stat.S_IRWXU)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def private_workdir() -> Iterator[Path]:
-    """A temporary folder removed afterwards, even if the candidate left read-only files in it."""
+    """A temporary folder removed afterwards (read-only leftovers, links: see `_remove_tree`)."""
     folder = Path(tempfile.mkdtemp(prefix="conformance-"))
     try:
         yield folder
     finally:
-        for path in folder.rglob("*"):
-            with contextlib.suppress(OSError):
-                path.chmod(stat.S_IRWXU if path.is_dir() else stat.S_IRUSR | stat.S_IWUSR)
-        shutil.rmtree(folder, ignore_errors=True)
+        _remove_tree(folder)
 
 
 def place_copy(source: Path, target: Path) -> Path:
@@ -60,6 +114,31 @@ def place_copy(source: Path, target: Path) -> Path:
     shutil.copyfile(source, target)
     target.chmod(0o444)
     return target
+
+
+def neutral_name(source: Path) -> str:
+    """`session.jsonl` or `session.json`: the extension is the only container signal (PRO-1)."""
+    return "session.json" if source.suffix == ".json" else "session.jsonl"
+
+
+def confined_run(
+    argv: Sequence[str],
+    workdir: Path,
+    timeout: float,
+    isolation: Isolation,
+    extra_env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> RunResult:
+    """Run `argv` in `cwd` (default `workdir`) with the allowlisted environment; `workdir` is
+    hidden in its output."""
+    result = run_command(
+        argv,
+        timeout=timeout,
+        cwd=cwd or workdir,
+        env=candidate_env(isolation, extra_env),
+        memory_mb=isolation.memory_mb,
+    )
+    return without_workdir(result, workdir)
 
 
 def hide_workdir(text: str, workdir: Path) -> str:
@@ -72,6 +151,7 @@ class CommandCandidate:
     """A command line (PRO-1): `{path}` is replaced by the input's path, or the path is appended."""
 
     argv: tuple[str, ...]
+    isolation: Isolation = field(default_factory=Isolation)
 
     @classmethod
     def parse(cls, command: str) -> CommandCandidate:
@@ -96,12 +176,13 @@ class CommandCandidate:
             return [word.replace("{path}", str(path)) for word in self.argv]
         return [*self.argv, str(path)]
 
+    def program(self) -> str:
+        return self.argv[0]
+
     def run(self, source: Path, timeout: float) -> RunResult:
         with private_workdir() as workdir:
-            copy = place_copy(source, workdir / source.name)
-            env = dict(os.environ, PYTHONIOENCODING="utf-8")
-            result = run_command(self.command_for(copy), timeout=timeout, env=env)
-            return without_workdir(result, workdir)
+            copy = place_copy(source, workdir / neutral_name(source))
+            return confined_run(self.command_for(copy), workdir, timeout, self.isolation)
 
 
 @dataclass(frozen=True)
@@ -122,7 +203,7 @@ class ReferenceCandidate:
         from reference.cli import main
 
         with private_workdir() as workdir:
-            copy = place_copy(source, workdir / source.name)
+            copy = place_copy(source, workdir / neutral_name(source))
             out, err = io.StringIO(), io.StringIO()
             started = time.monotonic()
             try:
@@ -155,7 +236,7 @@ def without_workdir(result: RunResult, workdir: Path) -> RunResult:
 REFERENCE_NAMES = ("", "reference")
 
 
-def parse_candidate(spec: str | None) -> Candidate:
+def parse_candidate(spec: str | None, isolation: Isolation | None = None) -> Candidate:
     """`None`/"reference" -> the in-process reference; `NAME:ARG` -> a preset; else a command."""
     from conformance.presets import PRESETS
 
@@ -165,5 +246,26 @@ def parse_candidate(spec: str | None) -> Candidate:
     if sep and name in PRESETS:
         if not argument:
             raise CandidateError(f"the preset {name} needs a path: {name}:PATH")
-        return PRESETS[name](Path(argument).expanduser())
-    return CommandCandidate.parse(spec)
+        preset = PRESETS[name](Path(argument).expanduser())
+        return replace(preset, isolation=isolation) if isolation else preset  # type: ignore[type-var]
+    command = CommandCandidate.parse(spec)
+    return replace(command, isolation=isolation) if isolation else command
+
+
+def startable(candidate: Candidate) -> str | None:
+    """Why the candidate's program cannot be started (not found, not executable), or None."""
+    program = getattr(candidate, "program", None)
+    if program is None:
+        return None
+    name = program()
+    path = candidate_env(Isolation()).get("PATH", os.defpath)
+    if os.sep in name or (os.altsep and os.altsep in name):
+        target = Path(name)
+        if not target.exists():
+            return f"the candidate program {name} does not exist"
+        if target.is_dir() or not os.access(target, os.X_OK):
+            return f"the candidate program {name} is not executable"
+        return None
+    if shutil.which(name, path=path) is None:
+        return f"the candidate program {name!r} is not found on PATH"
+    return None

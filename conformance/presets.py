@@ -9,11 +9,10 @@ line in `PRESETS`.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -21,12 +20,13 @@ from conformance.answers import AnswerReader, JsonPointerReader, PatternReader
 from conformance.candidates import (
     Candidate,
     CandidateError,
+    Isolation,
+    confined_run,
+    neutral_name,
     place_copy,
     private_workdir,
-    without_workdir,
 )
 from conformance.outcome import RunResult
-from conformance.process import run_command
 
 SESSION_ID = "00000000-0000-4000-8000-00000000c0de"
 WORKSPACE_HASH = "0123456789abcdef0123456789abcdef"
@@ -42,6 +42,15 @@ def user_dir(home: Path, platform: str = sys.platform) -> Path:
     return home / ".config" / FLAVOR / "User"
 
 
+def preset_folders(root: Path, source: Path) -> tuple[Path, Path]:
+    """(working directory, fake HOME) under `root`: the working directory holds only the
+    input's neutral copy (PRO-1 applies to presets too), the HOME only the user-data tree."""
+    work, home = root / "work", root / "home"
+    place_copy(source, work / neutral_name(source))
+    home.mkdir()
+    return work, home
+
+
 def lay_session(source: Path, user: Path) -> Path:
     """Copy the case's input into a fake tree under `user`; the extension stays the signal."""
     target = (
@@ -55,10 +64,15 @@ class QhoamiPreset:
     """VSQode/qhoami: `node out/cli.js --session-id ID --workspace-hash HASH`, count at `patch`.
 
     It finds sessions under `$HOME/.config/Code - Insiders/User` (Linux), so HOME points at the
-    fake tree. "Session not found" is its exit 1: for this tool that is a rejection.
+    fake tree. How its rejections are read (protocol 2): qhoami prints no `E-*` diagnostic; when it
+    cannot load the one session the tree holds it prints "Session not found" and exits 1. The
+    preset reads exactly that (exit 1 with "Session not found" on stderr or stdout) as a rejection
+    *with no code*: it counts as a rejection, and it never matches an expected code (a profile
+    with `match_codes = true` fails it). Any other exit 1 (a Node stack trace) is a crash.
     """
 
     checkout: Path
+    isolation: Isolation = field(default_factory=Isolation)
     name: ClassVar[str] = "qhoami"
 
     @classmethod
@@ -75,10 +89,14 @@ class QhoamiPreset:
     def default_reader(self) -> AnswerReader:
         return JsonPointerReader("/patch")
 
+    def program(self) -> str:
+        return "node"
+
     def run(self, source: Path, timeout: float) -> RunResult:
-        with private_workdir() as home:
+        with private_workdir() as root:
+            work, home = preset_folders(root, source)
             lay_session(source, user_dir(home))
-            env = dict(os.environ, HOME=str(home), APPDATA=str(home / "AppData" / "Roaming"))
+            env = {"HOME": str(home), "APPDATA": str(home / "AppData" / "Roaming")}
             argv = [
                 "node",
                 str(self.checkout / "out" / "cli.js"),
@@ -87,10 +105,13 @@ class QhoamiPreset:
                 "--workspace-hash",
                 WORKSPACE_HASH,
             ]
-            result = run_command(argv, timeout=timeout, cwd=home, env=env)
-            return without_workdir(result, home)
+            result = confined_run(argv, root, timeout, self.isolation, env, cwd=work)
+            if result.exit_code == 1 and QHOAMI_NOT_FOUND.search(result.stderr + result.stdout):
+                result = replace(result, preset_rejection="qhoami: Session not found")
+            return result
 
 
+QHOAMI_NOT_FOUND = re.compile("Session not found")
 _TRACEBACK = re.compile(r"^Traceback \(most recent call last\):", re.MULTILINE)
 
 
@@ -98,12 +119,15 @@ _TRACEBACK = re.compile(r"^Traceback \(most recent call last\):", re.MULTILINE)
 class RebootCountPreset:
     """VSQode/reboot-count's script: `python SCRIPT SESSION_ID HASH`, count on `Patch = N`.
 
-    It reads `$APPDATA/Code - Insiders/User/workspaceStorage/...`. The script has no rejection:
-    its exit 1 is an uncaught exception, so exit 1 with a Python traceback is a crash, never a
-    correct rejection.
+    It reads `$APPDATA/Code - Insiders/User/workspaceStorage/...`. How its rejections are read
+    (protocol 2): it gets none. The script prints no `E-*` diagnostic and has no error message of
+    its own; its exit 1 is an uncaught exception, which is a crash under protocol 2 anyway (the
+    preset names the exception in the crash detail). Its profile, `seed-rubric-2026-02`, leaves
+    the rejection cases out, so this costs it nothing there.
     """
 
     script: Path
+    isolation: Isolation = field(default_factory=Isolation)
     name: ClassVar[str] = "reboot-count"
 
     @classmethod
@@ -120,17 +144,21 @@ class RebootCountPreset:
     def default_reader(self) -> AnswerReader:
         return PatternReader(r"^Patch = (\d+)\s*$")
 
+    def program(self) -> str:
+        return sys.executable
+
     def run(self, source: Path, timeout: float) -> RunResult:
-        with private_workdir() as home:
+        with private_workdir() as root:
+            work, home = preset_folders(root, source)
             appdata = home / "AppData" / "Roaming"
             lay_session(source, appdata / FLAVOR / "User")
-            env = dict(os.environ, APPDATA=str(appdata), HOME=str(home), PYTHONIOENCODING="utf-8")
+            env = {"APPDATA": str(appdata), "HOME": str(home)}
             argv = [sys.executable, str(self.script), SESSION_ID, WORKSPACE_HASH]
-            result = run_command(argv, timeout=timeout, cwd=home, env=env)
+            result = confined_run(argv, root, timeout, self.isolation, env, cwd=work)
             if result.exit_code == 1 and _TRACEBACK.search(result.stderr):
                 last = result.stderr.strip().splitlines()[-1]
                 result = replace(result, crash_note=f"uncaught exception: {last[:200]}")
-            return without_workdir(result, home)
+            return result
 
 
 PRESETS: dict[str, Callable[[Path], Candidate]] = {

@@ -1,23 +1,34 @@
 """Run one candidate process with a time limit, bounded output and no strays (PRO-2 timeout).
 
 The process starts in a session of its own, so the whole group (a shell wrapper, `npx`, a
-forked worker) dies together on timeout. The group is also killed after a normal exit, before
-the leader is reaped (the unreaped leader keeps the group ID from being reused), so a stray
-left behind by one case cannot disturb the next one. Output beyond the caps is drained and
-dropped: a candidate printing garbage in a loop costs the runner no memory.
+forked worker) dies together. After every case, whether it exited, timed out or crashed, every
+process it started is killed and reaped, also those that left the group (`setsid()`): on Linux
+the runner is a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`, set once), so orphans are
+re-parented to it instead of init, and each new child of the runner is killed with its whole
+tree (psutil); elsewhere the candidate's tree is walked, best effort. The leader stays unreaped
+until then (its group ID cannot be reused). Output beyond the caps is drained and dropped: a
+candidate printing garbage in a loop costs the runner no memory. `memory_mb` caps the address
+space (RLIMIT_AS), and the leader's peak resident memory comes from `wait4`'s rusage.
+
+One candidate runs at a time per runner process (pytest-xdist gives each worker its own): the
+strays of a case are told apart from the runner's other children by a before/after list.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import selectors
 import signal
 import subprocess
+import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
+
+import psutil
 
 from conformance.outcome import RunResult
 
@@ -26,6 +37,38 @@ STDERR_CAP = 64 << 10
 # After the leader exited, how long its children may keep the pipes open before being killed.
 EXIT_GRACE = 0.2
 _TICK = 0.05
+PR_SET_CHILD_SUBREAPER = 36
+_KILL_ROUNDS = 50
+_subreaper: bool | None = None
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (Linux), once; True when it is one."""
+    global _subreaper
+    if _subreaper is None:
+        _subreaper = False
+        if sys.platform.startswith("linux"):
+            with contextlib.suppress(OSError, AttributeError):
+                libc = ctypes.CDLL(None, use_errno=True)
+                _subreaper = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    return _subreaper
+
+
+def _memory_limit(megabytes: int) -> Callable[[], None]:
+    def apply() -> None:
+        import resource
+
+        limit = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+def _children() -> set[int]:
+    try:
+        return {child.pid for child in psutil.Process().children()}
+    except psutil.Error:
+        return set()
 
 
 def run_command(
@@ -36,8 +79,11 @@ def run_command(
     env: Mapping[str, str] | None = None,
     stdout_cap: int = STDOUT_CAP,
     stderr_cap: int = STDERR_CAP,
+    memory_mb: int | None = None,
 ) -> RunResult:
     """Run `argv` (never through a shell) with empty stdin; never raises for the candidate."""
+    become_subreaper()
+    before = _children()
     started = time.monotonic()
     deadline = started + timeout
     try:
@@ -49,8 +95,9 @@ def run_command(
             cwd=cwd,
             env=dict(env) if env is not None else None,
             start_new_session=True,
+            preexec_fn=_memory_limit(memory_mb) if memory_mb else None,
         )
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, subprocess.SubprocessError) as error:
         return RunResult(start_error=str(error), duration=time.monotonic() - started)
     assert proc.stdout is not None and proc.stderr is not None
     out, err = bytearray(), bytearray()
@@ -62,7 +109,8 @@ def run_command(
             timed_out = not _wait_unreaped(proc.pid, deadline)
     finally:
         _kill_group(proc.pid)
-        proc.wait()
+        reap_strays(proc.pid, before)
+        peak = _reap_leader(proc)
         proc.stdout.close()
         proc.stderr.close()
     duration = time.monotonic() - started
@@ -70,15 +118,20 @@ def run_command(
     text_out = out.decode("utf-8", errors="replace")
     text_err = err.decode("utf-8", errors="replace")
     if timed_out:
-        return RunResult(timed_out=True, stdout=text_out, stderr=text_err, duration=duration)
+        return RunResult(
+            timed_out=True, stdout=text_out, stderr=text_err, duration=duration, peak_rss_kb=peak
+        )
     if code < 0:
-        return RunResult(signal=-code, stdout=text_out, stderr=text_err, duration=duration)
+        return RunResult(
+            signal=-code, stdout=text_out, stderr=text_err, duration=duration, peak_rss_kb=peak
+        )
     return RunResult(
         exit_code=code,
         stdout=text_out,
         stderr=text_err,
         stdout_overflow=overflow,
         duration=duration,
+        peak_rss_kb=peak,
     )
 
 
@@ -141,3 +194,61 @@ def _wait_unreaped(pid: int, deadline: float) -> bool:
 def _kill_group(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
+
+
+def _tree(pid: int) -> list[psutil.Process]:
+    try:
+        return list(psutil.Process(pid).children(recursive=True))
+    except psutil.Error:
+        return []
+
+
+def reap_strays(leader: int, before: set[int]) -> None:
+    """Kill every process the candidate started, wherever it went, and reap what is ours.
+
+    Found in rounds until none is left: the (unreaped) leader's tree, and every child of the
+    runner that was not there before the case, with its tree (on Linux the subreaper makes
+    orphans, `setsid()` ones included, our children). Each is stopped before the next round,
+    so a forking loop cannot outrun the kill.
+    """
+    me = os.getpid()
+    for _ in range(_KILL_ROUNDS):
+        found: dict[int, psutil.Process] = {p.pid: p for p in _tree(leader)}
+        for pid in _children() - before - {leader}:
+            with contextlib.suppress(psutil.Error):
+                found[pid] = psutil.Process(pid)
+            found.update((p.pid, p) for p in _tree(pid))
+        alive = [p for p in found.values() if _alive(p)]
+        if not alive:
+            break
+        for process in alive:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        for process in alive:  # reap our own (orphans re-parented to the subreaper)
+            with contextlib.suppress(psutil.Error, ChildProcessError, OSError):
+                if process.ppid() == me and process.pid != leader:
+                    os.waitpid(process.pid, 0)
+    for pid in _children() - before - {leader}:
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def _alive(process: psutil.Process) -> bool:
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE or process.ppid() == os.getpid()
+    except psutil.Error:
+        return False
+
+
+def _reap_leader(proc: subprocess.Popen[bytes]) -> int | None:
+    """Reap the leader with wait4 (its exit status and peak RSS in KiB); None when unmeasured."""
+    if proc.returncode is not None:
+        return None
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except ChildProcessError:
+        proc.wait()
+        return None
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    peak = int(usage.ru_maxrss)
+    return peak // 1024 if sys.platform == "darwin" else peak  # bytes on macOS, KiB elsewhere

@@ -2,7 +2,8 @@
 
 A case is claimed when none of its tags is unclaimed; an unclaimed case is reported as
 "not claimed", never as a failure. Profiles are TOML files (`name`, `description`,
-`unclaimed = [tags]`); `spec-v2` (the default: everything), `spec-v1` (a spec 1.0 counter: not
+`unclaimed = [tags]`, and optionally `match_codes = true`: a rejection then passes only with the
+case's expected `E-*` code); `spec-v2` (the default: everything), `spec-v1` (a spec 1.0 counter: not
 the cases 2.0 changed) and `seed-rubric-2026-02` are bundled in `profiles/`.
 """
 
@@ -28,6 +29,8 @@ class Profile:
     name: str
     description: str
     unclaimed: frozenset[str]
+    # PRO-4: a rejection must carry the case's expected E-* code (else it is a `fail`).
+    match_codes: bool = False
 
     def missing(self, case: Case) -> list[str]:
         """The tags of `case` this profile does not claim (empty: the case is claimed)."""
@@ -56,7 +59,11 @@ def load_profile(spec: str | None, tags: list[str]) -> Profile:
     unknown = sorted(set(unclaimed) - set(tags)) if tags else []
     if unknown:
         raise ProfileError(f"{path}: unknown tags (not in spec/tags.txt): {', '.join(unknown)}")
+    match_codes = data.get("match_codes", False)
+    if not isinstance(match_codes, bool):
+        raise ProfileError(f"{path}: `match_codes` must be true or false")
     return Profile(
+        match_codes=match_codes,
         name=str(data.get("name", path.stem)),
         description=str(data.get("description", "")),
         unclaimed=frozenset(unclaimed),

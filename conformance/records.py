@@ -48,6 +48,10 @@ class Record:
     missing_tags: list[str] = field(default_factory=list)
     # What the candidate said beside the count (reboots_possible, phantom reasons); never a gate.
     informative: dict[str, Any] = field(default_factory=dict)
+    # A rejection's code and line against the expected ones (PRO-4); normative only with a
+    # profile's `match_codes`.
+    diagnostic: dict[str, Any] = field(default_factory=dict)
+    peak_rss_kb: int | None = None  # the candidate's peak resident memory, when measured
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,7 +117,14 @@ def check_case(
         return Record(**base, actual=None, outcome=UNPINNED, gate="fail", detail=detail)
     started = time.monotonic()
     run = candidate.run(case.input, timeout)
-    verdict = classify(expected, run, reader)
+    verdict = classify(
+        expected,
+        run,
+        reader,
+        expected_code=case.expect.get("error"),
+        expected_line=case.expect.get("line"),
+        match_codes=profile.match_codes,
+    )
     gate, extra = judge(verdict, divergence)
     return Record(
         **base,
@@ -125,4 +136,6 @@ def check_case(
         stderr=run.stderr[:STDERR_EXCERPT],
         divergence=reason,
         informative=verdict.informative,
+        diagnostic=verdict.diagnostic,
+        peak_rss_kb=run.peak_rss_kb,
     )

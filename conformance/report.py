@@ -168,6 +168,8 @@ def show_answer(answer: dict[str, Any] | None) -> str:
         if "reboots" in answer:
             return str(answer["reboots"])
         return f"count (unreadable: {answer.get('unreadable')})"
+    if kind == "reject":
+        return f"reject ({answer['code']})" if answer.get("code") else "reject"
     if kind == "crash":
         if "signal" in answer:
             return f"crash ({answer['signal']})"

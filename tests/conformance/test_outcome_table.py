@@ -12,6 +12,11 @@ from conformance.outcome import RunResult, classify
 COUNT_3 = {"outcome": "count", "reboots": 3}
 REJECT = {"outcome": "reject"}
 JSON = JsonPointerReader()
+TRACEBACK = (
+    'Traceback (most recent call last):\n  File "c.py", line 1, in <module>\n'
+    "ModuleNotFoundError: No module named 'orjson'\n"
+)
+NODE_TRACE = "/app/cli.js:12\n    throw new Error('boom');\n    ^\nError: boom\n    at main\n"
 
 
 def exited(code: int, stdout: str = "", stderr: str = "") -> RunResult:
@@ -45,9 +50,19 @@ def exited(code: int, stdout: str = "", stderr: str = "") -> RunResult:
             "bad-output",
         ),
         (COUNT_3, exited(1, "", "error: x:3: E-JSON: bad"), "false-error"),
-        (COUNT_3, exited(1, '{"reboots": 3}'), "false-error"),
+        (COUNT_3, exited(1, '{"reboots": 3}'), "crash"),
         (REJECT, exited(1, "", "error: x:0: E-EMPTY: empty"), "pass"),
-        (REJECT, exited(1, "garbage"), "pass"),
+        (REJECT, exited(1, "", "warning: w\nerror: C:\\a:b.jsonl:7: E-JSON: bad\n"), "pass"),
+        (REJECT, exited(1, "", "error: <case>/session.jsonl:0: E-READ: a dir"), "pass"),
+        (REJECT, exited(1, "garbage"), "crash"),
+        (REJECT, exited(1), "crash"),
+        (REJECT, exited(1, "", "error: x:0: E-NOPE: not a spec code"), "crash"),
+        (REJECT, exited(1, "", "error: x: E-JSON: no line number"), "crash"),
+        (REJECT, exited(1, "", "  error: x:0: E-JSON: indented"), "crash"),
+        (REJECT, exited(1, "", TRACEBACK), "crash"),
+        (REJECT, exited(1, "", NODE_TRACE), "crash"),
+        (REJECT, RunResult(exit_code=1, preset_rejection="Session not found"), "pass"),
+        (COUNT_3, RunResult(exit_code=1, preset_rejection="Session not found"), "false-error"),
         (REJECT, exited(0, '{"reboots": 0}'), "missed-error"),
         (REJECT, exited(0, "garbage"), "missed-error"),
         (REJECT, exited(0, ""), "missed-error"),
@@ -97,3 +112,42 @@ def test_the_reader_decides_where_the_count_is() -> None:
     stdout = "Snapshot: 3 requests\nTRUE REBOOT COUNT: 3\nPatch = 3\n"
     assert classify(COUNT_3, exited(0, stdout), LastIntegerReader()).outcome == "pass"
     assert classify(COUNT_3, exited(0, stdout), JSON).outcome == "bad-output"
+
+
+def test_a_crash_with_exit_1_names_the_last_stderr_lines() -> None:
+    verdict = classify(REJECT, exited(1, "", TRACEBACK), JSON)
+    assert verdict.outcome == "crash" and "ModuleNotFoundError" in verdict.detail
+    assert verdict.actual == {"outcome": "crash", "exit": 1}
+
+
+def test_the_code_is_informative_unless_the_profile_matches_codes() -> None:
+    run = exited(1, "", "error: /tmp/x/session.jsonl:4: E-PATH: no such path")
+    loose = classify(REJECT, run, JSON, expected_code="E-JSON", expected_line=3)
+    assert loose.outcome == "pass"
+    assert loose.actual == {"outcome": "reject", "code": "E-PATH"}
+    assert loose.diagnostic == {
+        "code": "E-PATH",
+        "line": 4,
+        "expected_code": "E-JSON",
+        "code_matches": False,
+        "expected_line": 3,
+        "line_matches": False,
+    }
+    strict = classify(REJECT, run, JSON, expected_code="E-JSON", match_codes=True)
+    assert strict.outcome == "fail" and "expected E-JSON" in strict.detail
+    right = classify(REJECT, run, JSON, expected_code="E-PATH", match_codes=True)
+    assert right.outcome == "pass" and right.diagnostic["code_matches"]
+    preset = RunResult(exit_code=1, preset_rejection="Session not found")
+    assert classify(REJECT, preset, JSON, expected_code="E-JSON").outcome == "pass"
+    assert classify(REJECT, preset, JSON, expected_code="E-JSON", match_codes=True).outcome == (
+        "fail"
+    )
+
+
+def test_protocol_md_shows_the_outcome_table_of_outcome_py() -> None:
+    from conformance import REPO_ROOT
+    from conformance.outcome import OUTCOME_TABLE
+
+    text = (REPO_ROOT / "spec" / "PROTOCOL.md").read_text(encoding="utf-8")
+    for outcome, when in OUTCOME_TABLE:
+        assert f"| `{outcome}` | {when} |" in text, outcome
