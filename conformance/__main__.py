@@ -46,13 +46,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     compare.add_argument("old", type=Path)
     compare.add_argument("new", type=Path)
+    compare.add_argument(
+        "--allow-different",
+        default="",
+        metavar="ASPECTS",
+        help="accept reports that differ in these (comma-separated: corpus,profile,selection)",
+    )
     options = parser.parse_args(args)
     if options.command == "compare":
-        return _compare(options.old, options.new)
+        allow = {a.strip() for a in options.allow_different.split(",") if a.strip()}
+        unknown = sorted(allow - {"corpus", "profile", "selection"})
+        if unknown:
+            parser.error(f"--allow-different: unknown aspects {', '.join(unknown)}")
+        return _compare(options.old, options.new, frozenset(allow))
     return _smoke(options)
 
 
-def _compare(old_path: Path, new_path: Path) -> int:
+def _compare(old_path: Path, new_path: Path, allow: frozenset[str]) -> int:
     from conformance.compare import compare, format_comparison
     from conformance.report import load
 
@@ -61,9 +71,9 @@ def _compare(old_path: Path, new_path: Path) -> int:
     except ValueError as error:
         sys.stderr.write(f"error: {error}\n")
         return 2
-    result = compare(old, new)
+    result = compare(old, new, allow)
     sys.stdout.write(format_comparison(result, str(old_path), str(new_path)))
-    return 1 if result.broken else 0
+    return 1 if result.failed else 0
 
 
 def _smoke(options: argparse.Namespace) -> int:

@@ -1,11 +1,15 @@
 """The pytest plugin: `pytest conformance -p conformance.plugin [--candidate CMD] ...`.
 
-Each corpus case becomes two tests whose ID is the case ID: `test_expectation[ID]` (the
-syrupy snapshot agrees with case.toml) and `test_case[ID]` (the candidate's outcome agrees with
-the snapshot). Tags become markers, so `-k K7QX`, `-k phantom` and `-m "not hostile"` select
-cases. Every option has an environment fallback (CONFORMANCE_*) so tox can pass a command with
-spaces intact. Misconfiguration is a one-line usage error; a candidate's misbehaviour is an
-outcome, never a traceback.
+Each corpus case becomes one test, `test_case[ID]` (the candidate's outcome agrees with the
+snapshot), and only those are counted in the run's totals and JUnit. The self-checks of the
+snapshots against case.toml live in the project's own tests (tests/conformance/); the syrupy
+test that writes snapshots (`test_expectations.py`) is collected only with `--snapshot-update`,
+and then no candidate runs. Tags become markers, so `-k K7QX`, `-k phantom` and
+`-m "not hostile"` select cases. Every option has an environment fallback (CONFORMANCE_*) so
+tox can pass a command with spaces intact. Misconfiguration is a one-line usage error; a
+candidate that cannot be started stops the run at once (exit 2, one line); a candidate's
+misbehaviour is an outcome, never a traceback. The corpus and snapshots are digested when the
+run starts and checked when it ends: any change fails the run, naming the files.
 """
 
 from __future__ import annotations
@@ -17,11 +21,12 @@ from typing import Any
 
 import pytest
 
-from conformance import DEFAULT_CORPUS
+from conformance import DEFAULT_CORPUS, PACKAGE_DIR, REPO_ROOT
 from conformance.answers import AnswerReader, JsonPointerReader, LastIntegerReader, pointer_tokens
-from conformance.candidates import Candidate, CandidateError, parse_candidate
+from conformance.candidates import Candidate, CandidateError, Isolation, parse_candidate, startable
 from conformance.corpus import Case, CorpusError, known_tags, load_corpus
 from conformance.divergences import Divergence, DivergenceError, load_divergences
+from conformance.integrity import changes, combined, digest_tree
 from conformance.profiles import Profile, ProfileError, load_profile
 from conformance.records import Record, check_case
 from conformance.report import build, header, write
@@ -29,6 +34,8 @@ from conformance.snapshots import ExpectationSnapshots, read_expectation, snapsh
 
 DEFAULT_TIMEOUT = 10.0
 WORKER_KEY = "conformance_records"
+DIGEST_KEY = "conformance_digest"
+EXPECTATIONS_FILE = "test_expectations.py"
 CASE_TEST = "test_case"
 
 # option name -> (environment fallback, help)
@@ -48,6 +55,10 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "known_divergences": (
         "CONFORMANCE_KNOWN_DIVERGENCES",
         "TOML: [ID] reason = ... (strict expected failures)",
+    ),
+    "case_memory": (
+        "CONFORMANCE_CASE_MEMORY",
+        "cap each case's address space at this many MiB (RLIMIT_AS; POSIX)",
     ),
     "report_dir": ("CONFORMANCE_REPORT_DIR", "write report.json, report.md and report.html here"),
     "corpus": ("CONFORMANCE_CORPUS", "the fixtures folder (default: fixtures/ of this repository)"),
@@ -71,6 +82,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="read the count as the last integer printed [env CONFORMANCE_ANSWER_LAST_INT=1]",
     )
+    group.addoption(
+        "--pass-env",
+        dest="pass_env",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="also pass this environment variable to the candidate (repeatable; the default "
+        "is an allowlist: PATH, HOME, LANG, LC_*, TMPDIR, TZ) [env CONFORMANCE_PASS_ENV=A,B]",
+    )
 
 
 def option(config: pytest.Config, name: str) -> str | None:
@@ -87,12 +107,24 @@ class ConformanceRun:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         tags = known_tags()
-        self.candidate: Candidate = parse_candidate(option(config, "candidate"))
+        self.isolation = Isolation(pass_env=self._pass_env(), memory_mb=self._memory())
+        self.candidate: Candidate = parse_candidate(option(config, "candidate"), self.isolation)
         self.reader: AnswerReader = self._reader()
         self.timeout = self._timeout()
         self.profile: Profile = load_profile(option(config, "profile"), tags)
         self.corpus = Path(option(config, "corpus") or DEFAULT_CORPUS)
         self.cases: list[Case] = load_corpus(self.corpus)
+        # The corpus and snapshots as they were when the run started (on xdist workers: as the
+        # controller saw them, so a case run late on one worker is checked against the start).
+        given = getattr(config, "workerinput", {}).get(DIGEST_KEY)
+        self.corpus_tree: dict[str, str]
+        self.snapshot_tree: dict[str, str]
+        if given is not None:
+            self.corpus_tree, self.snapshot_tree = given
+        else:
+            self.corpus_tree = digest_tree(self.corpus)
+            self.snapshot_tree = digest_tree(snapshot_root())
+        self.collected: list[str] | None = None
         divergences_file = option(config, "known_divergences")
         self.divergences: dict[str, Divergence] = (
             load_divergences(Path(divergences_file), {c.id for c in self.cases})
@@ -103,6 +135,57 @@ class ConformanceRun:
         self.report_dir = Path(report_dir) if report_dir else None
         self.tags = tags
         self.records: list[Record] = []
+
+    def _pass_env(self) -> tuple[str, ...]:
+        given = self.config.getoption("pass_env", default=None) or []
+        from_env = os.environ.get("CONFORMANCE_PASS_ENV", "")
+        names = [n.strip() for item in [*given, from_env] for n in item.split(",") if n.strip()]
+        for name in names:
+            if name.startswith(("CONFORMANCE_", "PYTEST_")) or "=" in name:
+                raise pytest.UsageError(
+                    f"--pass-env {name}: the runner's own variables are never passed"
+                )
+        return tuple(dict.fromkeys(names))
+
+    def _memory(self) -> int | None:
+        text = option(self.config, "case_memory")
+        if text is None:
+            return None
+        try:
+            value = int(text)
+        except ValueError:
+            raise pytest.UsageError(f"--case-memory: not a whole number of MiB: {text!r}") from None
+        if value < 16:
+            raise pytest.UsageError("--case-memory must be at least 16 MiB")
+        return value
+
+    def input_digest(self, case: Case) -> str | None:
+        try:
+            rel = case.input.relative_to(self.corpus).as_posix()
+        except ValueError:
+            return None
+        return self.corpus_tree.get(rel, "missing at start")
+
+    def selection(self) -> dict[str, Any]:
+        """What chose the cases: -k, -m, explicit node IDs, --deselect, and how many ran."""
+        options = self.config.option
+        return {
+            "keyword": getattr(options, "keyword", "") or "",
+            "markexpr": getattr(options, "markexpr", "") or "",
+            "args": normalized_args(self.config.args),
+            "deselect": sorted(getattr(options, "deselect", None) or []),
+            "selected": len(self.collected) if self.collected is not None else None,
+            "corpus_cases": len(self.cases),
+            "corpus": str(self.corpus),
+        }
+
+    def corpus_changes(self) -> list[str]:
+        """Every file of the corpus or the snapshots that differs from the start of the run
+        (the snapshots are left out with --snapshot-update: rewriting them is its job)."""
+        found = changes(self.corpus_tree, digest_tree(self.corpus), str(self.corpus))
+        if not self.config.getoption("update_snapshots", default=False):
+            found += changes(self.snapshot_tree, digest_tree(snapshot_root()), str(snapshot_root()))
+        return found
 
     def _reader(self) -> AnswerReader:
         key = option(self.config, "answer_key")
@@ -148,6 +231,7 @@ class ConformanceRun:
             profile=self.profile,
             divergence=self.divergences.get(case.id),
             timeout=self.timeout,
+            input_digest=self.input_digest(case),
         )
         self.records.append(record)
         record_property("outcome", record.outcome)
@@ -160,15 +244,46 @@ class ConformanceRun:
         if record.gate != "pass":
             pytest.fail(failure_message(record), pytrace=False)
 
-    def report(self) -> dict[str, Any]:
+    def report(self, corpus_changes: list[str] | None = None) -> dict[str, Any]:
         head = header(
             candidate=self.candidate.describe(),
-            profile=self.profile.name,
+            profile={
+                "name": self.profile.name,
+                "unclaimed": sorted(self.profile.unclaimed),
+                "match_codes": self.profile.match_codes,
+            },
             reader=self.reader.describe(),
             corpus=self.corpus,
             timeout=self.timeout,
+            corpus_digest=combined(self.corpus_tree),
+            snapshots_digest=combined(self.snapshot_tree),
+            selection=self.selection(),
+            isolation={
+                "pass_env": list(self.isolation.pass_env),
+                "case_memory_mb": self.isolation.memory_mb,
+            },
         )
-        return build(head, self.records)
+        return build(head, self.records, corpus_changes)
+
+
+def normalized_args(args: list[str]) -> list[str]:
+    """The explicit test paths and node IDs, relative to the repository (the package: "")."""
+    out = []
+    for arg in args:
+        path, sep, rest = arg.partition("::")
+        try:
+            resolved = Path(path).resolve()
+        except OSError:
+            out.append(arg)
+            continue
+        if resolved == PACKAGE_DIR and not sep:
+            continue
+        try:
+            shown = resolved.relative_to(REPO_ROOT).as_posix()
+        except ValueError:
+            shown = path
+        out.append(shown + sep + rest)
+    return sorted(out)
 
 
 def failure_message(record: Record) -> str:
@@ -209,6 +324,11 @@ def pytest_configure(config: pytest.Config) -> None:
             "markers", f"{tag}: corpus cases tagged {tag} (not in spec/tags.txt)"
         )
     config.stash[RUN_KEY] = run
+    updating = config.getoption("update_snapshots", default=False)
+    if not hasattr(config, "workerinput") and not updating:
+        problem = startable(run.candidate)
+        if problem is not None:
+            pytest.exit(f"error: {problem}", returncode=2)
     if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_WorkerRecords(run), "conformance-worker-records")
 
@@ -222,6 +342,33 @@ class _WorkerRecords:
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         output = getattr(node, "workeroutput", {}) or {}
         self.run.records.extend(Record.from_json(item) for item in output.get(WORKER_KEY, []))
+
+    def pytest_configure_node(self, node: Any) -> None:
+        node.workerinput[DIGEST_KEY] = (self.run.corpus_tree, self.run.snapshot_tree)
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        self.run.collected = [i for i in ids if f"::{CASE_TEST}[" in i]
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The snapshot writer runs only with --snapshot-update; it is never part of a gate run."""
+    if collection_path.name == EXPECTATIONS_FILE and RUN_KEY in config.stash:
+        return not config.getoption("update_snapshots", default=False)
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With --snapshot-update only the snapshot writer runs (no candidate)."""
+    if RUN_KEY in config.stash and config.getoption("update_snapshots", default=False):
+        kept = [item for item in items if item.path.name == EXPECTATIONS_FILE]
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    run = session.config.stash.get(RUN_KEY, None)
+    if run is not None and run.collected is None:
+        run.collected = [item.nodeid for item in session.items if item.name.startswith(CASE_TEST)]
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -261,18 +408,34 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if hasattr(config, "workerinput"):
         config.workeroutput[WORKER_KEY] = [record.to_json() for record in run.records]  # type: ignore[attr-defined]
         return
-    if run.report_dir is not None and run.records:
-        config.stash[_WRITTEN] = write(run.report(), run.report_dir)
+    changed = run.corpus_changes()
+    config.stash[_CHANGED] = changed
+    if changed:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    if run.report_dir is not None and (run.records or changed):
+        config.stash[_WRITTEN] = write(run.report(changed), run.report_dir)
 
 
 _WRITTEN = pytest.StashKey[list[Path]]()
+_CHANGED = pytest.StashKey[list[str]]()
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     run = config.stash.get(RUN_KEY, None)
-    if run is None or hasattr(config, "workerinput") or not run.records:
+    if run is None or hasattr(config, "workerinput"):
         return
-    report = run.report()
+    changed = config.stash.get(_CHANGED, [])
+    if changed:
+        terminalreporter.section("conformance: the corpus changed during the run", red=True)
+        terminalreporter.write_line(
+            "FAIL: these files differ from the start of the run (a candidate wrote to the "
+            "corpus or the snapshots?); restore them (git checkout) and run again:"
+        )
+        for line in changed:
+            terminalreporter.write_line(f"  {line}")
+    if not run.records:
+        return
+    report = run.report(changed)
     totals = report["totals"]
     outcomes = ", ".join(f"{n} {name}" for name, n in totals["outcomes"].items())
     gates = ", ".join(f"{n} {name}" for name, n in totals["gates"].items())

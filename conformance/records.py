@@ -21,11 +21,13 @@ from conformance.answers import AnswerReader
 from conformance.candidates import Candidate
 from conformance.corpus import Case
 from conformance.divergences import Divergence
+from conformance.integrity import file_digest
 from conformance.outcome import NOT_CLAIMED, Verdict, classify
 from conformance.profiles import Profile
 
 STDERR_EXCERPT = 2000
 UNPINNED = "unpinned"  # the case has no snapshot: nothing to compare with
+CORPUS_ERROR = "corpus-error"  # the case's input vanished or changed during the run
 GATE_FAILURES = ("fail", "xpass")
 
 
@@ -96,8 +98,13 @@ def check_case(
     profile: Profile,
     divergence: Divergence | None,
     timeout: float,
+    input_digest: str | None = None,
 ) -> Record:
-    """Run one case (unless the profile leaves it out) and record everything about it."""
+    """Run one case (unless the profile leaves it out) and record everything about it.
+
+    With `input_digest` (taken when the run started) an input that vanished or changed since
+    is a `corpus-error` for this case: reported, never silently dropped, never run.
+    """
     missing = profile.missing(case)
     base = _base(case, expected)
     reason = divergence.reason if divergence else None
@@ -115,6 +122,12 @@ def check_case(
     if expected is None:
         detail = "no snapshot pins this case: review case.toml, then run with --snapshot-update"
         return Record(**base, actual=None, outcome=UNPINNED, gate="fail", detail=detail)
+    if input_digest is not None:
+        now = file_digest(case.input)
+        if now != input_digest:
+            state = "vanished" if now is None else "changed"
+            detail = f"the input {case.input} {state} during the run (the corpus is not intact)"
+            return Record(**base, actual=None, outcome=CORPUS_ERROR, gate="fail", detail=detail)
     started = time.monotonic()
     run = candidate.run(case.input, timeout)
     verdict = classify(

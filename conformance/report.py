@@ -7,6 +7,7 @@ templates in `templates/`, so the three never disagree.
 from __future__ import annotations
 
 import platform
+import re
 import sys
 import tomllib
 from collections import Counter
@@ -20,11 +21,11 @@ import orjson
 
 from conformance import PACKAGE_DIR, REPO_ROOT
 from conformance.corpus import known_tags, spec_version
-from conformance.outcome import NOT_CLAIMED, OUTCOMES
-from conformance.records import GATE_FAILURES, UNPINNED, Record
+from conformance.outcome import NOT_CLAIMED, OUTCOMES, PROTOCOL_VERSION
+from conformance.records import CORPUS_ERROR, GATE_FAILURES, UNPINNED, Record
 
-REPORT_FORMAT = 1
-COLUMNS = (*OUTCOMES, UNPINNED, NOT_CLAIMED)
+REPORT_FORMAT = 2
+COLUMNS = (*OUTCOMES, UNPINNED, CORPUS_ERROR, NOT_CLAIMED)
 GATES = ("pass", "fail", "xfail", "xpass", NOT_CLAIMED)
 
 
@@ -42,26 +43,48 @@ def suite_version() -> str:
 
 
 def header(
-    *, candidate: list[str], profile: str, reader: str, corpus: Path, timeout: float
+    *,
+    candidate: list[str],
+    profile: dict[str, Any],
+    reader: str,
+    corpus: Path,
+    timeout: float,
+    corpus_digest: str = "",
+    snapshots_digest: str = "",
+    selection: dict[str, Any] | None = None,
+    isolation: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """What a reader needs to know to trust or reproduce the run."""
+    """What a reader needs to know to trust or reproduce the run, and what `compare` checks:
+    the corpus and snapshot digests, the profile and the selection must agree between two
+    reports before one can gate the other."""
     return {
         "report_format": REPORT_FORMAT,
         "candidate": candidate,
         "answer": reader,
         "profile": profile,
+        "selection": selection or {},
+        "corpus_digest": corpus_digest,
+        "snapshots_digest": snapshots_digest,
+        "runner_version": suite_version(),
         "suite_version": suite_version(),
         "spec_version": spec_version(),
+        "protocol_version": PROTOCOL_VERSION,
         "corpus": str(corpus),
         "case_timeout": timeout,
+        "isolation": isolation or {},
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "python": sys.version.split()[0],
         "platform": platform.platform(),
     }
 
 
-def build(head: dict[str, Any], records: list[Record]) -> dict[str, Any]:
-    """The whole report: header, totals, the tag x outcome matrix, and one record per case."""
+def build(
+    head: dict[str, Any], records: list[Record], corpus_changes: list[str] | None = None
+) -> dict[str, Any]:
+    """The whole report: header, totals, the tag x outcome matrix, and one record per case.
+
+    `corpus_changes` (files of the corpus or snapshots that changed during the run) fail it.
+    """
     ordered = sorted(records, key=lambda r: r.id)
     outcomes = Counter(r.outcome for r in ordered)
     gates = Counter(r.gate for r in ordered)
@@ -74,7 +97,8 @@ def build(head: dict[str, Any], records: list[Record]) -> dict[str, Any]:
             matrix[tag][record.outcome] = matrix[tag].get(record.outcome, 0) + 1
     return {
         "header": head,
-        "verdict": "FAIL" if any(gates[g] for g in GATE_FAILURES) else "PASS",
+        "verdict": ("FAIL" if corpus_changes or any(gates[g] for g in GATE_FAILURES) else "PASS"),
+        "corpus_changes": list(corpus_changes or []),
         "totals": {
             "cases": len(ordered),
             "outcomes": {col: outcomes[col] for col in COLUMNS if outcomes[col]},
@@ -155,7 +179,11 @@ def _environment() -> jinja2.Environment:
     env.filters["answer"] = show_answer
     env.filters["informative"] = show_informative
     env.filters["phantoms"] = show_phantoms
-    env.filters["mdcell"] = _md_cell
+    env.filters["mdcell"] = md_text
+    env.filters["mdtext"] = md_text
+    env.filters["mdblock"] = md_code_block
+    env.filters["mdcode"] = md_code_span
+    env.filters["clean"] = clean
     return env
 
 
@@ -181,11 +209,58 @@ def show_answer(answer: dict[str, Any] | None) -> str:
     return str(kind)
 
 
-def _md_cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ").strip()
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~!&])")
+_BACKTICKS = re.compile(r"`+")
+
+
+def clean(text: Any) -> str:
+    """Candidate text with control characters (ANSI escapes, NUL, CR...) shown as `\\xNN`;
+    newlines and tabs stay. Used by both reports before any other escaping."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+
+
+def md_text(text: Any) -> str:
+    """Candidate text as inert Markdown on one line (a table cell or a list item): every
+    Markdown or HTML special character is backslash-escaped, newlines become spaces."""
+    one_line = " ".join(clean(text).split())
+    return _MD_SPECIAL.sub(r"\\\1", one_line)
+
+
+def _fence_for(text: str, least: int) -> str:
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    return "`" * max(least, longest + 1)
+
+
+def md_code_block(text: Any) -> str:
+    """A fenced code block that the text cannot close: the fence is longer than any run of
+    backticks inside it (CommonMark)."""
+    body = clean(text).strip("\n")
+    fence = _fence_for(body, 3)
+    return f"{fence}text\n{body}\n{fence}"
+
+
+def md_code_span(text: Any) -> str:
+    """An inline code span, safe in a table cell: one line, a longer backtick fence, `\\|`."""
+    body = " ".join(clean(text).split()).replace("|", "\\|")
+    fence = _fence_for(body, 1)
+    return f"{fence} {body} {fence}"
+
+
+def _with_defaults(report: dict[str, Any]) -> dict[str, Any]:
+    """The report with every header field the templates show (older reports lack some)."""
+    head = dict(report.get("header") or {})
+    if not isinstance(head.get("profile"), dict):
+        head["profile"] = {"name": head.get("profile", "?"), "match_codes": False}
+    head.setdefault("selection", {})
+    head["selection"] = {"selected": "?", "corpus_cases": "?", **head["selection"]}
+    for key in ("runner_version", "spec_version", "protocol_version", "corpus_digest"):
+        head.setdefault(key, head.get("suite_version", "?") if key == "runner_version" else "?")
+    return {"corpus_changes": [], **report, "header": head}
 
 
 def render(report: dict[str, Any], template: str) -> str:
+    report = _with_defaults(report)
     return (
         _environment()
         .get_template(template)

@@ -1,8 +1,10 @@
 """The syrupy snapshots that pin each case's expected answer (one JSON file per case ID).
 
 They are written only by `test_expectations.py` from each case's own `case.toml`, when a person
-runs `--snapshot-update` and reviews the diff; the conformance test reads them and never
-writes them, so no candidate (the reference included) can ever become the truth.
+runs `pytest conformance -p conformance.plugin --snapshot-update` (that file is collected in
+that mode only, and then no candidate runs) and reviews the diff; the conformance test reads
+them and never writes them, so no candidate (the reference included) can ever become the
+truth. `drift` is the self-check the project's tests run (tests/conformance/).
 """
 
 from __future__ import annotations
@@ -61,3 +63,23 @@ def pinned_ids() -> list[str]:
         path.name[len(prefix) : -len(suffix)]
         for path in folder.glob(f"{EXPECTATION_TEST}[[]*[]].json")
     )
+
+
+def drift(cases: list[Any]) -> dict[str, list[str]]:
+    """How the snapshots and the cases' own case.toml disagree (the project's self-check).
+
+    `stale`: a snapshot with no case; `unpinned`: a case with no snapshot; `mismatch`: a
+    snapshot that is not the case's `expected_answer()`. All empty: the truth has not drifted.
+    """
+    ids = {case.id for case in cases}
+    pinned = set(pinned_ids())
+    mismatch = [
+        case.id
+        for case in cases
+        if case.id in pinned and read_expectation(case.id) != case.expected_answer()
+    ]
+    return {
+        "stale": sorted(pinned - ids),
+        "unpinned": sorted(ids - pinned),
+        "mismatch": sorted(mismatch),
+    }

@@ -1,6 +1,9 @@
-"""The snapshots agree with each case's own metadata, so no expectation drifts silently.
+"""The snapshot writer: `pytest conformance -p conformance.plugin --snapshot-update`.
 
-`--snapshot-update` rewrites the snapshots from case.toml: the reviewed act of changing the truth.
+Collected only in that mode (the plugin ignores this file otherwise, so a gate run counts the
+candidate's cases alone); it rewrites every snapshot from case.toml, the reviewed act of
+changing the truth, and deletes snapshots whose case is gone. That the snapshots agree with
+case.toml is checked by the project's own tests (tests/conformance/test_snapshot_truth.py).
 """
 
 from __future__ import annotations

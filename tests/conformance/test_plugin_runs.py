@@ -19,12 +19,14 @@ def test_reference_passes_every_case_and_writes_three_reports(
 ) -> None:
     root, snaps, ids = corpus(tmp_path)
     result = run(pytester, root, snaps, "--report-dir", str(tmp_path / "rep"))
-    result.assert_outcomes(passed=2 * len(ids) + 1)
+    result.assert_outcomes(passed=len(ids))
     data = report(tmp_path / "rep")
     assert data["verdict"] == "PASS"
     assert set(outcomes(data).values()) == {"pass"}
     assert data["header"]["spec_version"] == "2.0"
-    assert data["header"]["profile"] == "spec-v2"  # the default claims everything
+    assert data["header"]["profile"]["name"] == "spec-v2"  # the default claims everything
+    assert data["header"]["protocol_version"] == 2 and len(data["header"]["corpus_digest"]) == 64
+    assert data["header"]["selection"]["selected"] == len(ids)
     assert data["matrix"]["phantom"]["pass"] == 1
     # OUT-3 details of the reference are kept as information: the phantom session's marker
     # has no summary, no error and no cancellation, so its reason is `unknown`.
@@ -130,7 +132,7 @@ def test_known_divergences_are_strict(pytester: pytest.Pytester, tmp_path: Path)
         "--report-dir",
         str(tmp_path / "r"),
     )
-    result.assert_outcomes(passed=2 * len(ids) - 1, xfailed=1, failed=1)
+    result.assert_outcomes(passed=len(ids) - 2, xfailed=1, failed=1)
     gates = {c["id"]: c["gate"] for c in report(tmp_path / "r")["cases"]}
     assert gates[ids["aba"]] == "xfail" and gates[ids["push"]] == "xpass"
 
@@ -145,7 +147,7 @@ def test_a_known_divergence_with_another_outcome_fails(
         f'[{ids["aba"]}]\nreason = "off by one"\noutcome = "fail"\n', encoding="utf-8"
     )
     result = run(pytester, root, snaps, "--candidate", command, "--known-divergences", str(listed))
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(failed=1)
 
 
 def test_unknown_divergence_id_is_a_usage_error(pytester: pytest.Pytester, tmp_path: Path) -> None:
@@ -179,7 +181,7 @@ def test_profile_leaves_unclaimed_cases_out(pytester: pytest.Pytester, tmp_path:
         "--report-dir",
         str(tmp_path / "r"),
     )
-    result.assert_outcomes(passed=2 * len(ids) - 1, skipped=2)
+    result.assert_outcomes(passed=len(ids) - 2, skipped=2)
     data = report(tmp_path / "r")
     assert (
         outcomes(data)[ids["legacy"]] == "not-claimed"
@@ -198,27 +200,17 @@ def test_a_profile_file_with_an_unknown_tag_is_refused(
     assert result.ret == pytest.ExitCode.USAGE_ERROR and "no-such-tag" in result.stderr.str()
 
 
-def test_snapshot_drift_from_case_toml_fails(pytester: pytest.Pytester, tmp_path: Path) -> None:
-    root, snaps, ids = corpus(tmp_path, ["aba", "phantom"])
-    pinned = snaps / "test_expectations" / f"test_expectation[{ids['aba']}].json"
-    pinned.write_text(json.dumps({"outcome": "count", "reboots": 2}), encoding="utf-8")
-    result = run(pytester, root, snaps)
-    result.assert_outcomes(passed=3, failed=2)
-    result.stdout.fnmatch_lines([f"*test_expectation*{ids['aba']}*", f"*test_case*{ids['aba']}*"])
-
-
-def test_unused_snapshot_fails_a_full_run_but_not_a_subset(
-    pytester: pytest.Pytester, tmp_path: Path
-) -> None:
+def test_only_the_candidates_cases_are_counted(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    """A drifted or stale snapshot is the project's concern (test_snapshot_truth.py), not a
+    test of the candidate's run: the run's totals and JUnit hold test_case items only."""
     root, snaps, ids = corpus(tmp_path, ["aba", "phantom"])
     stale = snaps / "test_expectations" / "test_expectation[ZZZZ].json"
     stale.write_text(json.dumps({"outcome": "reject"}), encoding="utf-8")
-    full = run(pytester, root, snaps)
-    assert full.ret == pytest.ExitCode.TESTS_FAILED
-    full.stdout.fnmatch_lines(["*snapshots without a case: ZZZZ*"])
-    subset = run(pytester, root, snaps, "-k", ids["aba"])
-    subset.assert_outcomes(passed=2)
-    assert subset.ret == pytest.ExitCode.OK
+    junit = tmp_path / "junit.xml"
+    result = run(pytester, root, snaps, "--junitxml", str(junit))
+    result.assert_outcomes(passed=len(ids))
+    xml = junit.read_text(encoding="utf-8")
+    assert xml.count("<testcase ") == len(ids) and "test_expectation" not in xml
 
 
 def test_snapshot_update_writes_case_toml_not_the_candidate(
@@ -248,9 +240,9 @@ def test_select_by_id_and_by_tag(pytester: pytest.Pytester, tmp_path: Path) -> N
         return {line.rsplit("::", 1)[1] for line in result.stdout.lines if "::" in line}
 
     phantom, legacy = ids["phantom"], ids["legacy"]
-    assert selected("-k", "phantom") == {f"test_case[{phantom}]", f"test_expectation[{phantom}]"}
-    assert selected("-k", phantom) == {f"test_case[{phantom}]", f"test_expectation[{phantom}]"}
-    assert selected("-m", "legacy-json") == {f"test_case[{legacy}]", f"test_expectation[{legacy}]"}
+    assert selected("-k", "phantom") == {f"test_case[{phantom}]"}
+    assert selected("-k", phantom) == {f"test_case[{phantom}]"}
+    assert selected("-m", "legacy-json") == {f"test_case[{legacy}]"}
 
 
 def test_stderr_is_escaped_in_the_html_report(pytester: pytest.Pytester, tmp_path: Path) -> None:
@@ -306,7 +298,7 @@ def test_env_fallback_for_the_candidate(
     root, snaps, _ = corpus(tmp_path, ["aba"])
     monkeypatch.setenv("CONFORMANCE_CANDIDATE", fake(tmp_path, {"aba": {"do": "count", "n": 7}}))
     result = run(pytester, root, snaps)
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(failed=1)
     assert "counted 7, expected 3" in result.stdout.str()
 
 
@@ -322,7 +314,7 @@ def test_reference_as_a_subprocess_agrees_with_in_process(
     result = run(
         pytester, root, snaps, "--candidate", f"{sys.executable} -m reference count {{path}}"
     )
-    result.assert_outcomes(passed=2 * len(ids) + 1)
+    result.assert_outcomes(passed=len(ids))
 
 
 def test_informative_members_reach_the_report_and_never_the_gate(
@@ -338,7 +330,7 @@ def test_informative_members_reach_the_report_and_never_the_gate(
         },
     )
     result = run(pytester, root, snaps, "--candidate", command, "--report-dir", str(tmp_path / "r"))
-    result.assert_outcomes(passed=2 * len(ids) + 1)
+    result.assert_outcomes(passed=len(ids))
     data = report(tmp_path / "r")
     assert data["verdict"] == "PASS"
     cases = {c["id"]: c for c in data["cases"]}
