@@ -49,8 +49,9 @@ class Measure:
 
     @property
     def work(self) -> float:
-        """The time the file itself cost: the whole run less the program's start-up."""
-        return max(self.seconds - self.startup, 1e-9)
+        """The time the file itself cost: the whole run less the program's start-up (at least
+        a millisecond: on a loaded machine a start-up can measure longer than a best run)."""
+        return max(self.seconds - self.startup, 1e-3)
 
 
 def _run_once(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, int]:
@@ -101,35 +102,33 @@ FAST_STARTUP = (
 )
 
 
-def startups(repeat: int, qhoami: Path | None, naive: bool) -> dict[str, float]:
-    """Each contender's start-up: its best time on a one-line session, in this run."""
-    with tempfile.TemporaryDirectory(prefix="bench-tiny-") as folder:
-        tiny = Path(folder) / "tiny.jsonl"
-        tiny.write_bytes(TINY)
-        start = {}
-        for name, argv, env in contenders(tiny, qhoami, naive):
-            if name == FAST:  # a tiny file takes the readable path: add the fast path's imports
-                argv = [sys.executable, "-c", FAST_STARTUP, "count", str(tiny)]
-            start[name] = min(_run_once(argv, env, ROOT)[0] for _ in range(repeat * 3))
-        return start
+def tiny_argvs(tiny: Path, qhoami: Path | None, naive: bool) -> dict[str, list[str]]:
+    """How each contender runs on a one-line session: its start-up (interpreter, imports)."""
+    argvs = {name: argv for name, argv, _ in contenders(tiny, qhoami, naive)}
+    # A tiny file takes the readable path: the fast contender's start-up adds its imports.
+    argvs[FAST] = [sys.executable, "-c", FAST_STARTUP, "count", str(tiny)]
+    return argvs
 
 
-def measure(
-    shape: str, path: Path, args: argparse.Namespace, start: dict[str, float]
-) -> list[Measure]:
-    """Every contender on one file, `--repeat` rounds; in each round all contenders run once, so
-    a slow spell of the machine hits them alike."""
+def measure(shape: str, path: Path, args: argparse.Namespace, tiny: Path) -> list[Measure]:
+    """Every contender on one file, `--repeat` rounds. In each round every contender runs once
+    on the file and once on a one-line session (its start-up), so a slow spell of a shared
+    machine hits the file and the start-up, and all contenders, alike."""
     size_mb = path.stat().st_size / 2**20
     named = list(contenders(path, args.qhoami, args.naive))
+    small = tiny_argvs(tiny, args.qhoami, args.naive)
     runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name, _, _ in named}
+    starts: dict[str, list[float]] = {name: [] for name, _, _ in named}
     for _ in range(args.repeat):
         for name, argv, env in named:
             runs[name].append(_run_once(argv, env, ROOT))
+            starts[name].append(_run_once(small[name], env, ROOT)[0])
     results = []
     for name, _, _ in named:
         best = min(runs[name])
         peak = max(r[1] for r in runs[name])
-        results.append(Measure(name, shape, size_mb, best[0], start[name], peak, best[2]))
+        start = min(starts[name])
+        results.append(Measure(name, shape, size_mb, best[0], start, peak, best[2]))
     return results
 
 
@@ -256,12 +255,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--naive", action="store_true", help="measure the naive counter too")
     parser.add_argument("--qhoami", type=Path, help="a qhoami checkout to measure too")
     args = parser.parse_args(argv)
-    start = startups(args.repeat, args.qhoami, args.naive)
     results: list[Measure] = []
     answered: dict[tuple[str, float], str] = {}
-    with inputs(args) as paths:
+    with inputs(args) as paths, tempfile.TemporaryDirectory(prefix="bench-tiny-") as folder:
+        tiny = Path(folder) / "tiny.jsonl"
+        tiny.write_bytes(TINY)
         for shape, path in paths:
-            measured = measure(shape, path, args, start)
+            measured = measure(shape, path, args, tiny)
             results += measured
             answered[shape, measured[0].size_mb] = fast_path_answers(path)
             print(f"measured {path.name}", file=sys.stderr, flush=True)
