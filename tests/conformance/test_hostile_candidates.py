@@ -1,0 +1,229 @@
+"""A tiny hostile candidate per behaviour (hostile_candidate.py): the runner's verdict on each.
+
+Crashes never pass as rejections; the answers are out of reach of a relative path or a
+variable; a candidate that edits the corpus fails the run (always on a copy in tmp, never on
+fixtures/); strays that left the session are reaped; links are never followed in cleanup;
+memory can be capped; the environment is an allowlist.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import cf_kit as kit
+import psutil
+import pytest
+from cf_runner import corpus, outcomes, report, run
+
+from conformance import REPO_ROOT
+from conformance.answers import JsonPointerReader
+from conformance.candidates import CommandCandidate, Isolation
+from conformance.outcome import classify
+
+pytest_plugins = ["pytester"]
+
+HOSTILE = Path(__file__).with_name("hostile_candidate.py")
+
+
+def hostile(mode: str, *args: str | Path) -> str:
+    return " ".join([sys.executable, str(HOSTILE), mode, *map(str, args)])
+
+
+def passes(data: dict[str, object]) -> int:
+    return sum(1 for outcome in outcomes(data).values() if outcome == "pass")  # type: ignore[arg-type]
+
+
+def test_a_crashing_candidate_passes_no_rejection_and_a_diagnosing_one_passes_all(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    """On the real corpus's rejection cases (read only): a traceback is a crash, every time;
+    the reference as a subprocess (a right diagnostic, exit 1) passes each one."""
+    common = ["-m", "rejection", "-n", "2", "-p", "no:cacheprovider"]
+    crash = pytester.runpytest_subprocess(
+        str(REPO_ROOT / "conformance"), "-p", "conformance.plugin", *common,
+        "--candidate", hostile("traceback"), "--report-dir", str(tmp_path / "crash"),
+    )  # fmt: skip
+    data = report(tmp_path / "crash")
+    assert data["cases"] and set(outcomes(data).values()) == {"crash"}
+    assert crash.ret == pytest.ExitCode.TESTS_FAILED
+    assert "ModuleNotFoundError" in data["cases"][0]["detail"]
+    right = pytester.runpytest_subprocess(
+        str(REPO_ROOT / "conformance"), "-p", "conformance.plugin", *common,
+        "--candidate", f"{sys.executable} -m reference count",
+        "--report-dir", str(tmp_path / "right"),
+    )  # fmt: skip
+    good = report(tmp_path / "right")
+    assert right.ret == pytest.ExitCode.OK and passes(good) == len(good["cases"]) > 10
+    assert all(c["diagnostic"]["code_matches"] for c in good["cases"])
+
+
+def test_cheats_pass_no_more_than_an_always_wrong_candidate(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, ids = corpus(tmp_path)
+    # Not isolated, the cheat works: it finds its answer from the test's name or the path.
+    env = dict(os.environ, PYTEST_CURRENT_TEST=f"x.py::test_case[{ids['aba']}] (call)")
+    done = subprocess.run(
+        [sys.executable, str(HOSTILE), "cheat", "anywhere.jsonl"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert json.loads(done.stdout) == {"reboots": 3}
+    by_path = subprocess.run(
+        [sys.executable, str(HOSTILE), "cheat", str(root / ids["push"] / "session.jsonl")],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert json.loads(by_path.stdout) == {"reboots": 2}
+    scores = {}
+    for mode in ("wrong", "cheat"):
+        folder = tmp_path / mode
+        run(pytester, root, snaps, "--candidate", hostile(mode), "--report-dir", str(folder))
+        scores[mode] = passes(report(folder))
+    assert scores["cheat"] <= scores["wrong"] == 0
+
+
+def test_a_candidate_that_edits_the_corpus_fails_the_run_naming_the_files(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, ids = corpus(tmp_path)  # a copy in tmp: never the real fixtures/
+    deleted = root / ids["snapshot"] / "session.jsonl"  # SNAP runs last: its input is gone
+    edited = root / ids["push"] / "case.toml"
+    result = run(
+        pytester, root, snaps, "--candidate", hostile("vandal", deleted, edited),
+        "--report-dir", str(tmp_path / "r"),
+    )  # fmt: skip
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    text = result.stdout.str()
+    assert "the corpus changed during the run" in text
+    assert f"{ids['snapshot']}/session.jsonl (deleted)" in text
+    assert f"{ids['push']}/case.toml (changed)" in text
+    data = report(tmp_path / "r")
+    assert data["verdict"] == "FAIL" and len(data["corpus_changes"]) == 2
+    assert outcomes(data)[ids["snapshot"]] == "corpus-error"  # reported, not dropped
+    assert len(data["cases"]) == len(ids)
+
+
+def test_a_grandchild_that_left_the_session_is_reaped(tmp_path: Path) -> None:
+    pidfile = tmp_path / "grandchild.pid"
+    candidate = CommandCandidate.parse(hostile("setsid", pidfile))
+    source = tmp_path / "session.jsonl"
+    source.write_bytes(kit.initial(kit.request()))
+    result = candidate.run(source, 20)
+    assert result.exit_code == 0
+    pid = int(pidfile.read_text())
+    assert not psutil.pid_exists(pid), f"the grandchild {pid} survived the case"
+
+
+def test_cleanup_never_follows_a_link_out_of_the_private_folder(tmp_path: Path) -> None:
+    outside = tmp_path / "outside" / "precious.txt"
+    outside.parent.mkdir()
+    outside.write_text("keep")
+    outside.chmod(0o400)
+    outside.parent.chmod(0o500)
+    try:
+        source = tmp_path / "session.jsonl"
+        source.write_bytes(kit.initial(kit.request()))
+        result = CommandCandidate.parse(hostile("symlink", outside)).run(source, 20)
+        assert result.exit_code == 0
+        assert outside.stat().st_mode & 0o777 == 0o400
+        assert outside.parent.stat().st_mode & 0o777 == 0o500
+        assert outside.read_text() == "keep"
+    finally:
+        outside.parent.chmod(0o700)
+
+
+def test_a_memory_cap_turns_a_hog_into_a_crash_and_peak_memory_is_measured(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "session.jsonl"
+    source.write_bytes(kit.initial(kit.request()))
+    expected = {"outcome": "count", "reboots": 0}
+    free = CommandCandidate.parse(hostile("hog", 64)).run(source, 20)
+    assert classify(expected, free, JsonPointerReader()).outcome == "pass"
+    assert free.peak_rss_kb is not None and free.peak_rss_kb > 64 * 1024
+    capped = CommandCandidate(
+        CommandCandidate.parse(hostile("hog", 400)).argv, Isolation(memory_mb=200)
+    ).run(source, 20)
+    assert classify(expected, capped, JsonPointerReader()).outcome == "crash"
+    assert "MemoryError" in capped.stderr
+
+
+def test_the_environment_is_an_allowlist_and_the_cwd_holds_only_the_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "x.py::test_case[ABA3] (call)")
+    monkeypatch.setenv("CONFORMANCE_CORPUS", str(tmp_path))
+    monkeypatch.setenv("MY_TOKEN", "secret")
+    monkeypatch.setenv("MY_LICENSE", "ok")
+    source = tmp_path / "ABA3" / "whatever.jsonl"
+    source.parent.mkdir()
+    source.write_bytes(kit.initial(kit.request()))
+    base = CommandCandidate.parse(hostile("env"))
+    seen = json.loads(
+        CommandCandidate(base.argv, Isolation(("MY_LICENSE",))).run(source, 20).stdout
+    )
+    assert "PYTEST_CURRENT_TEST" not in seen["env"] and "MY_TOKEN" not in seen["env"]
+    assert not any(name.startswith("CONFORMANCE_") for name in seen["env"])
+    assert seen["env"]["MY_LICENSE"] == "ok" and "PATH" in seen["env"]
+    assert seen["files"] == ["session.jsonl"] and "ABA3" not in seen["cwd"]
+    assert str(REPO_ROOT) not in seen["cwd"]
+
+
+def test_an_unstartable_candidate_stops_the_run_with_exit_2(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, _ = corpus(tmp_path, ["aba"])
+    missing = run(pytester, root, snaps, "--candidate", "no-such-counter-here count")
+    assert missing.ret == 2
+    assert "not found" in missing.stdout.str() + missing.stderr.str()
+    assert "test_case" not in missing.stdout.str()
+    text = tmp_path / "not-executable"
+    text.write_text("#!/bin/sh\n")
+    refused = run(pytester, root, snaps, "--candidate", f"{text} count")
+    assert refused.ret == 2 and "not executable" in refused.stdout.str() + refused.stderr.str()
+
+
+NASTY = (
+    "```\n</pre><script>alert(1)</script> | cell | `tick`\n"
+    "\x1b[31mred\x1b[0m \x00nul [link](http://x) <b>bold</b>\n~~~\n````"
+)
+
+
+def test_candidate_output_cannot_break_the_markdown_or_html_report() -> None:
+    from conformance.records import Record
+    from conformance.report import build, header, render
+
+    record = Record(
+        id="AAAA", title="t", rules=["CNT-2"], tags=["phantom"], era="compacted",
+        container="jsonl", expected={"outcome": "count", "reboots": 1},
+        actual={"outcome": "bad-output", "reason": "x | y\n<script>`"}, outcome="bad-output",
+        gate="fail", detail="stdout | is\nnot <i>json</i> \x1b[1m", stderr=NASTY,
+        informative={"reboots_possible": 1, "phantoms": [{"reason": "a|b\n<c>"}]},
+    )  # fmt: skip
+    head = header(
+        candidate=["tool", "--x=`|`"], profile={"name": "spec-v2"}, reader="JSON pointer /r",
+        corpus=Path("fixtures"), timeout=1.0,
+    )  # fmt: skip
+    data = build(head, [record])
+    html = render(data, "report.html.j2")
+    assert "<script>" not in html and "<b>bold" not in html and "\x1b" not in html
+    assert html.count("<pre>") == html.count("</pre>") == 1
+    assert "&lt;/pre&gt;&lt;script&gt;" in html
+    md = render(data, "report.md.j2")
+    assert "\x1b" not in md and "\x00" not in md
+    lines = md.splitlines()
+    opener = next(i for i, line in enumerate(lines) if line.endswith("text") and "`" in line)
+    fence = lines[opener].removesuffix("text")
+    closer = next(i for i in range(opener + 1, len(lines)) if lines[i] == fence)
+    assert closer - opener - 1 == len(NASTY.splitlines())  # the block holds all of it
+    assert not any(line.startswith(fence) for line in lines[opener + 1 : closer])
+    detail = next(line for line in lines if line.startswith("- stdout"))
+    assert "\\|" in detail and "\\<i\\>" in detail
+    row = next(line for line in lines if line.startswith("| AAAA |"))
+    assert len(re.findall(r"(?<!\\)\|", row)) == 6  # five cells: the pipes inside are escaped
+    candidate_row = next(line for line in lines if line.startswith("| candidate |"))
+    assert len(re.findall(r"(?<!\\)\|", candidate_row)) == 3
