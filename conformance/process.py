@@ -64,11 +64,52 @@ def _memory_limit(megabytes: int) -> Callable[[], None]:
     return apply
 
 
-def _children() -> set[int]:
+def _proc_children(pid: int) -> set[int] | None:
+    """Direct children from /proc/PID/task/*/children (Linux; cheap), None if unavailable."""
     try:
-        return {child.pid for child in psutil.Process().children()}
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None if pid == os.getpid() else set()
+    found: set[int] = set()
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as handle:
+                found.update(int(word) for word in handle.read().split())
+        except FileNotFoundError:
+            if task == str(pid) and pid == os.getpid():
+                return None  # the kernel has no /proc/PID/task/TID/children
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+_FAST = sys.platform.startswith("linux") and _proc_children(os.getpid()) is not None
+
+
+def _child_pids(pid: int) -> set[int]:
+    """The direct children of `pid` (empty when it is gone)."""
+    if _FAST:
+        return _proc_children(pid) or set()
+    try:
+        return {child.pid for child in psutil.Process(pid).children()}
     except psutil.Error:
         return set()
+
+
+def _children() -> set[int]:
+    return _child_pids(os.getpid())
+
+
+def _tree(pid: int) -> set[int]:
+    """Every descendant of `pid` (not `pid` itself)."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in _child_pids(todo.pop()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
 
 
 def run_command(
@@ -196,48 +237,30 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-def _tree(pid: int) -> list[psutil.Process]:
-    try:
-        return list(psutil.Process(pid).children(recursive=True))
-    except psutil.Error:
-        return []
-
-
 def reap_strays(leader: int, before: set[int]) -> None:
     """Kill every process the candidate started, wherever it went, and reap what is ours.
 
     Found in rounds until none is left: the (unreaped) leader's tree, and every child of the
     runner that was not there before the case, with its tree (on Linux the subreaper makes
-    orphans, `setsid()` ones included, our children). Each is stopped before the next round,
-    so a forking loop cannot outrun the kill.
+    orphans, `setsid()` ones included, our children; killed descendants become zombies that are
+    re-parented to us and reaped in the next round). A forking loop cannot outrun it: each
+    round kills all it sees, and `_KILL_ROUNDS` bounds the work.
     """
-    me = os.getpid()
     for _ in range(_KILL_ROUNDS):
-        found: dict[int, psutil.Process] = {p.pid: p for p in _tree(leader)}
-        for pid in _children() - before - {leader}:
-            with contextlib.suppress(psutil.Error):
-                found[pid] = psutil.Process(pid)
-            found.update((p.pid, p) for p in _tree(pid))
-        alive = [p for p in found.values() if _alive(p)]
-        if not alive:
-            break
-        for process in alive:
-            with contextlib.suppress(psutil.Error):
-                process.kill()
-        for process in alive:  # reap our own (orphans re-parented to the subreaper)
-            with contextlib.suppress(psutil.Error, ChildProcessError, OSError):
-                if process.ppid() == me and process.pid != leader:
-                    os.waitpid(process.pid, 0)
-    for pid in _children() - before - {leader}:
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(pid, os.WNOHANG)
-
-
-def _alive(process: psutil.Process) -> bool:
-    try:
-        return process.status() != psutil.STATUS_ZOMBIE or process.ppid() == os.getpid()
-    except psutil.Error:
-        return False
+        ours = _children() - before - {leader}
+        found = _tree(leader) | ours
+        for child in ours:
+            found |= _tree(child)
+        if not found:
+            return
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in ours:
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, 0)
+        if not ours and not _tree(leader):
+            return
 
 
 def _reap_leader(proc: subprocess.Popen[bytes]) -> int | None:

@@ -38,28 +38,28 @@ def passes(data: dict[str, object]) -> int:
     return sum(1 for outcome in outcomes(data).values() if outcome == "pass")  # type: ignore[arg-type]
 
 
-def test_a_crashing_candidate_passes_no_rejection_and_a_diagnosing_one_passes_all(
-    pytester: pytest.Pytester, tmp_path: Path
-) -> None:
-    """On the real corpus's rejection cases (read only): a traceback is a crash, every time;
-    the reference as a subprocess (a right diagnostic, exit 1) passes each one."""
-    common = ["-m", "rejection", "-n", "2", "-p", "no:cacheprovider"]
-    crash = pytester.runpytest_subprocess(
-        str(REPO_ROOT / "conformance"), "-p", "conformance.plugin", *common,
-        "--candidate", hostile("traceback"), "--report-dir", str(tmp_path / "crash"),
-    )  # fmt: skip
-    data = report(tmp_path / "crash")
-    assert data["cases"] and set(outcomes(data).values()) == {"crash"}
-    assert crash.ret == pytest.ExitCode.TESTS_FAILED
-    assert "ModuleNotFoundError" in data["cases"][0]["detail"]
-    right = pytester.runpytest_subprocess(
-        str(REPO_ROOT / "conformance"), "-p", "conformance.plugin", *common,
-        "--candidate", f"{sys.executable} -m reference count",
-        "--report-dir", str(tmp_path / "right"),
-    )  # fmt: skip
-    good = report(tmp_path / "right")
-    assert right.ret == pytest.ExitCode.OK and passes(good) == len(good["cases"]) > 10
-    assert all(c["diagnostic"]["code_matches"] for c in good["cases"])
+def test_a_crashing_candidate_passes_no_rejection_and_a_diagnosing_one_passes_all() -> None:
+    """On every rejection case of the real corpus (read only), judged as the plugin judges: a
+    traceback is a crash every time; the reference as a subprocess (a right diagnostic, exit 1)
+    passes each one, with the expected code."""
+    from conformance import DEFAULT_CORPUS
+    from conformance.corpus import load_corpus
+    from conformance.profiles import load_profile
+    from conformance.records import check_case
+
+    cases = [c for c in load_corpus(DEFAULT_CORPUS) if c.expect["outcome"] == "reject"]
+    assert len(cases) > 10
+    profile = load_profile(None, [])
+    crashing = CommandCandidate.parse(hostile("traceback"))
+    right = CommandCandidate.parse(f"{sys.executable} -m reference count")
+    for case in cases:
+        common = {"expected": {"outcome": "reject"}, "profile": profile, "divergence": None}
+        crash = check_case(case, candidate=crashing, reader=JsonPointerReader(), timeout=20,
+                           **common)  # type: ignore[arg-type]  # fmt: skip
+        assert crash.outcome == "crash" and "ModuleNotFoundError" in crash.detail, case.id
+        good = check_case(case, candidate=right, reader=JsonPointerReader(), timeout=20,
+                          **common)  # type: ignore[arg-type]  # fmt: skip
+        assert good.outcome == "pass" and good.diagnostic["code_matches"], (case.id, good.detail)
 
 
 def test_cheats_pass_no_more_than_an_always_wrong_candidate(
