@@ -106,7 +106,20 @@ def build(
         },
         "matrix": matrix,
         "informative": informative_summary(ordered),
+        "diagnostics": diagnostic_summary(ordered),
         "cases": [r.to_json() for r in ordered],
+    }
+
+
+def diagnostic_summary(records: list[Record]) -> dict[str, Any]:
+    """Over the rejections the candidate made (PRO-4): how many had the expected code and line,
+    and the cases whose code differs (informative unless the profile matches codes)."""
+    made = [r for r in records if r.diagnostic and "expected_code" in r.diagnostic]
+    return {
+        "rejections": len(made),
+        "code_matches": sum(1 for r in made if r.diagnostic.get("code_matches")),
+        "line_matches": sum(1 for r in made if r.diagnostic.get("line_matches")),
+        "other_code": [r.id for r in made if not r.diagnostic.get("code_matches")],
     }
 
 
@@ -256,7 +269,8 @@ def _with_defaults(report: dict[str, Any]) -> dict[str, Any]:
     head["selection"] = {"selected": "?", "corpus_cases": "?", **head["selection"]}
     for key in ("runner_version", "spec_version", "protocol_version", "corpus_digest"):
         head.setdefault(key, head.get("suite_version", "?") if key == "runner_version" else "?")
-    return {"corpus_changes": [], **report, "header": head}
+    diagnostics = {"rejections": 0, "code_matches": 0, "line_matches": 0, "other_code": []}
+    return {"corpus_changes": [], "diagnostics": diagnostics, **report, "header": head}
 
 
 def render(report: dict[str, Any], template: str) -> str:

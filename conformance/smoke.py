@@ -53,7 +53,8 @@ CHANGED = "count-changed-v2"
 
 _HINTS = {
     "bad-output": "no count could be read: check --answer-key/--answer-pointer/--answer-last-int",
-    "crash": "the command fails to run or exits with 2+: check the command and {path}",
+    "crash": "the command fails, exits 2+, or exits 1 without an `error: PATH:LINE: E-CODE: "
+    "reason` line on stderr (protocol 2): check the command, {path} and the diagnostic",
     "timeout": "the candidate hangs: does it wait for stdin or a flag?",
     "false-error": "valid logs are rejected (exit 1): is the path reaching the candidate?",
     "missed-error": "a rejection was answered: the candidate must exit 1 on an invalid log",

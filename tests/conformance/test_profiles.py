@@ -57,3 +57,14 @@ def test_bundled_profiles_name_only_known_tags(name: str) -> None:
 def test_an_unknown_profile_names_the_bundled_ones() -> None:
     with pytest.raises(ProfileError, match="spec-v2"):
         load_profile("no-such-profile", known_tags())
+
+
+def test_match_codes_is_off_by_default_and_read_from_the_profile(tmp_path: Path) -> None:
+    assert not load_profile(None, known_tags()).match_codes
+    strict = tmp_path / "strict.toml"
+    strict.write_text('name = "strict"\nmatch_codes = true\n', encoding="utf-8")
+    assert load_profile(str(strict), known_tags()).match_codes
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text('name = "wrong"\nmatch_codes = "yes"\n', encoding="utf-8")
+    with pytest.raises(ProfileError, match="match_codes"):
+        load_profile(str(wrong), known_tags())
