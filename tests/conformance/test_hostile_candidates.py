@@ -63,10 +63,18 @@ def test_a_crashing_candidate_passes_no_rejection_and_a_diagnosing_one_passes_al
 
 
 def test_cheats_pass_no_more_than_an_always_wrong_candidate(
-    pytester: pytest.Pytester, tmp_path: Path
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The worst case for the runner: its own environment names the case and its working
+    directory holds the corpus and the snapshots. Not isolated, the cheat reads its answer
+    from there; through the runner it scores what an always-wrong candidate scores."""
+    from conformance.corpus import load_corpus
+    from conformance.profiles import load_profile
+    from conformance.records import check_case
+    from conformance.snapshots import ExpectationSnapshots, read_expectation
+
     root, snaps, ids = corpus(tmp_path)
-    # Not isolated, the cheat works: it finds its answer from the test's name or the path.
+    monkeypatch.chdir(tmp_path)  # fixtures/ and snaps/ are reachable by a relative path here
     env = dict(os.environ, PYTEST_CURRENT_TEST=f"x.py::test_case[{ids['aba']}] (call)")
     done = subprocess.run(
         [sys.executable, str(HOSTILE), "cheat", "anywhere.jsonl"],
@@ -78,11 +86,21 @@ def test_cheats_pass_no_more_than_an_always_wrong_candidate(
         cwd=tmp_path, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert json.loads(by_path.stdout) == {"reboots": 2}
+    monkeypatch.setattr(ExpectationSnapshots, "root", snaps)
+    profile = load_profile(None, [])
     scores = {}
     for mode in ("wrong", "cheat"):
-        folder = tmp_path / mode
-        run(pytester, root, snaps, "--candidate", hostile(mode), "--report-dir", str(folder))
-        scores[mode] = passes(report(folder))
+        candidate = CommandCandidate.parse(hostile(mode))
+        passed = 0
+        for case in load_corpus(root):
+            monkeypatch.setenv("PYTEST_CURRENT_TEST", f"x.py::test_case[{case.id}] (call)")
+            monkeypatch.setenv("CONFORMANCE_CASE", case.id)
+            record = check_case(
+                case, candidate=candidate, reader=JsonPointerReader(), profile=profile,
+                expected=read_expectation(case.id), divergence=None, timeout=20,
+            )  # fmt: skip
+            passed += record.outcome == "pass"
+        scores[mode] = passed
     assert scores["cheat"] <= scores["wrong"] == 0
 
 
@@ -176,15 +194,17 @@ def test_the_environment_is_an_allowlist_and_the_cwd_holds_only_the_input(
 def test_an_unstartable_candidate_stops_the_run_with_exit_2(
     pytester: pytest.Pytester, tmp_path: Path
 ) -> None:
+    from conformance.candidates import startable
+
     root, snaps, _ = corpus(tmp_path, ["aba"])
     missing = run(pytester, root, snaps, "--candidate", "no-such-counter-here count")
     assert missing.ret == 2
-    assert "not found" in missing.stdout.str() + missing.stderr.str()
-    assert "test_case" not in missing.stdout.str()
+    said = missing.stdout.str() + missing.stderr.str()
+    assert "'no-such-counter-here' is not found on PATH" in said and "test_case" not in said
     text = tmp_path / "not-executable"
     text.write_text("#!/bin/sh\n")
-    refused = run(pytester, root, snaps, "--candidate", f"{text} count")
-    assert refused.ret == 2 and "not executable" in refused.stdout.str() + refused.stderr.str()
+    assert "not executable" in str(startable(CommandCandidate.parse(f"{text} count")))
+    assert startable(CommandCandidate.parse(f"{sys.executable} -m reference")) is None
 
 
 NASTY = (
