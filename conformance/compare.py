@@ -53,8 +53,8 @@ def _aspects(report: dict[str, Any]) -> dict[str, Any]:
     else:
         corpus = (head.get("corpus_digest"), head.get("snapshots_digest"))
     profile = head.get("profile")
-    if isinstance(profile, str):  # report format 1
-        profile = {"name": profile}
+    if profile is not None:
+        profile = {"name": profile, **(head.get("profile_claims") or {})}
     return {
         "corpus": corpus,
         "profile": profile,
@@ -82,8 +82,7 @@ def reproduce(report: dict[str, Any], case_id: str) -> str:
         first = str(candidate[0])
         spec = first if len(candidate) == 1 and ":" in first else shlex.join(candidate)
         argv += ["--candidate", spec]
-    profile = head.get("profile")
-    name = profile.get("name") if isinstance(profile, dict) else profile
+    name = head.get("profile")
     if name and name != "spec-v2":
         argv += ["--profile", str(name)]
     answer = str(head.get("answer") or "")

@@ -247,8 +247,8 @@ class ConformanceRun:
     def report(self, corpus_changes: list[str] | None = None) -> dict[str, Any]:
         head = header(
             candidate=self.candidate.describe(),
-            profile={
-                "name": self.profile.name,
+            profile=self.profile.name,
+            profile_claims={
                 "unclaimed": sorted(self.profile.unclaimed),
                 "match_codes": self.profile.match_codes,
             },

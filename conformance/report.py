@@ -45,7 +45,7 @@ def suite_version() -> str:
 def header(
     *,
     candidate: list[str],
-    profile: dict[str, Any],
+    profile: str,
     reader: str,
     corpus: Path,
     timeout: float,
@@ -53,6 +53,7 @@ def header(
     snapshots_digest: str = "",
     selection: dict[str, Any] | None = None,
     isolation: dict[str, Any] | None = None,
+    profile_claims: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What a reader needs to know to trust or reproduce the run, and what `compare` checks:
     the corpus and snapshot digests, the profile and the selection must agree between two
@@ -62,6 +63,7 @@ def header(
         "candidate": candidate,
         "answer": reader,
         "profile": profile,
+        "profile_claims": profile_claims or {},
         "selection": selection or {},
         "corpus_digest": corpus_digest,
         "snapshots_digest": snapshots_digest,
@@ -263,8 +265,7 @@ def md_code_span(text: Any) -> str:
 def _with_defaults(report: dict[str, Any]) -> dict[str, Any]:
     """The report with every header field the templates show (older reports lack some)."""
     head = dict(report.get("header") or {})
-    if not isinstance(head.get("profile"), dict):
-        head["profile"] = {"name": head.get("profile", "?"), "match_codes": False}
+    head["profile_info"] = {"name": head.get("profile", "?"), **(head.get("profile_claims") or {})}
     head.setdefault("selection", {})
     head["selection"] = {"selected": "?", "corpus_cases": "?", **head["selection"]}
     for key in ("runner_version", "spec_version", "protocol_version", "corpus_digest"):

@@ -23,7 +23,8 @@ def head(**changes: Any) -> dict[str, Any]:
     header: dict[str, Any] = {
         "candidate": ["mytool", "count"],
         "answer": "JSON pointer /reboots",
-        "profile": {"name": "spec-v2", "unclaimed": [], "match_codes": False},
+        "profile": "spec-v2",
+        "profile_claims": {"unclaimed": [], "match_codes": False},
         "selection": {"keyword": "", "markexpr": "", "args": [], "deselect": [],
                       "selected": 6, "corpus_cases": 6, "corpus": "/a/fixtures"},
         "corpus_digest": "c" * 64,
@@ -72,7 +73,8 @@ def test_reports_of_another_corpus_profile_or_selection_do_not_gate() -> None:
     for changed, aspect in (
         (head(corpus_digest="d" * 64), "corpus"),
         (head(snapshots_digest="t" * 64), "corpus"),
-        (head(profile={"name": "seed-rubric-2026-02", "unclaimed": ["x"]}), "profile"),
+        (head(profile="seed-rubric-2026-02"), "profile"),
+        (head(profile_claims={"unclaimed": [], "match_codes": True}), "profile"),
         (head(keyword="AAAA"), "selection"),
         (head(selected=1), "selection"),
     ):

@@ -225,7 +225,7 @@ def test_candidate_output_cannot_break_the_markdown_or_html_report() -> None:
         informative={"reboots_possible": 1, "phantoms": [{"reason": "a|b\n<c>"}]},
     )  # fmt: skip
     head = header(
-        candidate=["tool", "--x=`|`"], profile={"name": "spec-v2"}, reader="JSON pointer /r",
+        candidate=["tool", "--x=`|`"], profile="spec-v2", reader="JSON pointer /r",
         corpus=Path("fixtures"), timeout=1.0,
     )  # fmt: skip
     data = build(head, [record])
