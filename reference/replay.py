@@ -343,9 +343,8 @@ def load_flat(data: bytes) -> Replay:
         state = orjson.loads(body)
     except orjson.JSONDecodeError as first:
         if "depth limit" in str(first):
-            raise Rejection(
-                first.lineno, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
-            ) from None
+            # ERR-10: a flat file's bound is reported at line 1, whichever parser found it.
+            raise Rejection(1, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
         state = _parse_slowly(body.decode("utf-8", "replace"), None, _short(first))
     if not isinstance(state, dict):
         raise Rejection(1, E_STATE, "the session is not a JSON object")

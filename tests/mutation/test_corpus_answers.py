@@ -1,0 +1,36 @@
+"""The corpus as a test of the reference, in process: the test `tox -e mutation` mutates against.
+
+Each case's input must give the outcome its case.toml states (a person's or a plan's answer):
+the count, or the rejection code and line. This is what the conformance run checks for the
+in-process reference, without the runner around it, so that a mutation tester can run it once
+per mutant: a mutant of `reference/` that no case notices is a rule the corpus cannot tell from
+its mistake (tests/mutation/equivalent.toml lists the ones that cannot change any answer).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from reference import count_path
+from reference.errors import Rejection
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CASES = sorted(path.parent for path in FIXTURES.glob("*/case.toml"))
+
+
+@pytest.mark.parametrize("folder", CASES, ids=[folder.name for folder in CASES])
+def test_case_answer(folder: Path) -> None:
+    case = tomllib.loads((folder / "case.toml").read_text("utf-8"))
+    expect = case["expect"]
+    session = folder / f"session.{case['container']}"
+    try:
+        got: tuple[object, ...] = ("count", count_path(session, readable=True).reboots)
+    except Rejection as rejection:
+        got = ("reject", rejection.code, rejection.line)
+    if expect["outcome"] == "count":
+        assert got == ("count", expect["reboots"])
+    else:
+        assert got == ("reject", expect["error"], expect["line"])
