@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference import FAST_FROM_BYTES
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_FAST_FLOOR_RATIO = 0.5  # issue 17: fast path / floor on the rewritten shape, at most
 TARGET_FROM_MB = 100  # ... on files this big and bigger
@@ -268,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results))
     print()
     print(summary(results, answered))
+    if any(m.size_mb * 2**20 < FAST_FROM_BYTES for m in results):
+        print(f"(files under {FAST_FROM_BYTES / 2**20:.0f} MiB take the readable path by default;")
+        print(" 'fast path answered' says what the fast path does when it is asked)")
     print()
     for line in verdict(results):
         print(line)
