@@ -1,0 +1,343 @@
+"""The gallery: one small counter per row of SPEC.md §10, each making exactly that row's mistake.
+
+A conformance suite is worth what it catches. Every counter here is the reference with one rule
+bent, so a counter that passes the whole corpus means the corpus cannot tell that rule from its
+mistake (tests/gallery/test_gallery.py fails then). Each answers a session file with a count, or
+raises `Rejection` as the spec would.
+
+Two kinds of mistakes:
+- reading mistakes (how the file becomes a final state): a replayer that bends one RPL/ERR rule,
+  built on the reference's own replayer;
+- counting mistakes (what is counted in the final state): functions over the reference's final
+  state that bend one SUM/CNT/MRK rule, built on the reference's own helpers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, BinaryIO
+
+from reference.count import (
+    PROVIDER,
+    TEXT,
+    Event,
+    _metadata,
+    _nonempty,
+    count_state,
+    find_marker,
+    is_removed,
+    js_truthy,
+    mark_reboots,
+    requests_of,
+    stored_events,
+)
+from reference.eras import vocabulary
+from reference.errors import E_JSON, E_STATE, Rejection
+from reference.replay import BOM, _Replayer, load_path, parse_json
+
+Counter = Callable[[str], int]
+VOCAB = vocabulary()
+ENGLISH = frozenset(
+    text for era in VOCAB.eras for text in era["completed"]
+)  # the era rows, without ERA-3's translations
+
+
+# Reading mistakes -------------------------------------------------------------------------
+
+
+class _IgnoresI(_Replayer):
+    def _push(self, keys: list[str | int], entry: dict[str, Any], line: int) -> None:
+        super()._push(keys, {k: v for k, v in entry.items() if k != "i"}, line)
+
+
+class _IgnoresDeletes(_Replayer):
+    def apply(self, entry: Any, line: int) -> None:
+        if isinstance(entry, dict) and (
+            entry.get("kind") == 3 or (entry.get("kind") == 1 and "v" not in entry)
+        ):
+            return
+        super().apply(entry, line)
+
+
+class _FirstInitialOnly(_Replayer):
+    def apply(self, entry: Any, line: int) -> None:
+        if isinstance(entry, dict) and entry.get("kind") == 0 and self.state is not None:
+            return
+        super().apply(entry, line)
+
+
+class _SkipsPushes(_Replayer):
+    def apply(self, entry: Any, line: int) -> None:
+        if isinstance(entry, dict) and entry.get("kind") == 2:
+            return
+        super().apply(entry, line)
+
+
+def _replay(
+    stream: BinaryIO,
+    replayer: _Replayer,
+    skip_bad_lines: bool = False,
+    reject_torn_tail: bool = False,
+) -> dict[str, Any]:
+    """The reference's replay loop (RPL-1, ERR-9), with the two line-level mistakes as switches."""
+    line = 0
+    for raw in stream:
+        line += 1
+        if raw == b"\n":
+            continue
+        if line == 1 and raw.startswith(BOM):
+            raw = raw[len(BOM) :]
+            if raw in (b"", b"\n"):
+                continue
+        try:
+            entry = parse_json(raw, line)
+        except Rejection as rejection:
+            if skip_bad_lines and rejection.code == E_JSON:
+                continue
+            if raw.endswith(b"\n") or reject_torn_tail or rejection.code != E_JSON:
+                raise
+            break
+        replayer.apply(entry, line)
+    if replayer.state is None:
+        raise Rejection(0, "E-EMPTY", "no entries")
+    return replayer.state
+
+
+def reading_mistake(
+    replayer: type[_Replayer] = _Replayer,
+    skip_bad_lines: bool = False,
+    reject_torn_tail: bool = False,
+    no_json: bool = False,
+) -> Counter:
+    def count(path: str) -> int:
+        if path.endswith(".json"):
+            if no_json:
+                raise Rejection(0, E_STATE, "this counter reads only .jsonl")
+            return count_state(load_path(path).state).reboots
+        with open(path, "rb") as stream:
+            state = _replay(stream, replayer(), skip_bad_lines, reject_torn_tail)
+        return count_state(state).reboots
+
+    return count
+
+
+# Counting mistakes ------------------------------------------------------------------------
+
+EventSource = Callable[[int, dict[str, Any]], list[Event]]
+
+
+def counting_mistake(
+    events_of: EventSource = stored_events,
+    keep: Callable[[dict[str, Any]], bool] = lambda request: not is_removed(request),
+    reboots: Callable[[list[Event]], int] = lambda events: sum(
+        e.reboot for e in mark_reboots(events)
+    ),
+) -> Counter:
+    """The reference's walk with one of its three parts replaced."""
+
+    def count(path: str) -> int:
+        state = load_path(path).state
+        events: list[Event] = []
+        for index, request in enumerate(requests_of(state)):
+            if isinstance(request, dict) and keep(request):
+                events.extend(events_of(index, request))
+        return reboots(events)
+
+    return count
+
+
+def _with_marker(texts: frozenset[str]) -> EventSource:
+    """Events only on requests with a completed marker of `texts` or a finished /compact."""
+
+    def events(index: int, request: dict[str, Any]) -> list[Event]:
+        marker, completed = find_marker(request, VOCAB)
+        if not completed or marker is None:
+            return []
+        if marker not in texts and marker not in VOCAB.manual_completed:
+            return []
+        return stored_events(index, request)
+
+    return events
+
+
+def _raw_events(index: int, request: dict[str, Any]) -> list[Event]:
+    """SUM-1, SUM-6, SUM-7, SUM-2 in order, without SUM-8's de-duplication."""
+    metadata = _metadata(request)
+    found: list[Event] = []
+    entries = metadata.get("summaries")
+    for entry in entries if isinstance(entries, list) else []:
+        text = _nonempty(entry.get("text")) if isinstance(entry, dict) else None
+        if text is not None:
+            found.append(Event(index, "summaries", TEXT, text))
+    found += _round_events(index, metadata)
+    summary = metadata.get("summary")
+    text = _nonempty(summary.get("text")) if isinstance(summary, dict) else None
+    if text is not None:
+        found.append(Event(index, "summary", TEXT, text))
+    return found
+
+
+def _round_events(index: int, metadata: dict[str, Any]) -> list[Event]:
+    found = []
+    rounds = metadata.get("toolCallRounds")
+    for round_ in rounds if isinstance(rounds, list) else []:
+        if not isinstance(round_, dict):
+            continue
+        text = _nonempty(round_.get("summary"))
+        if text is not None:
+            found.append(Event(index, "round", TEXT, text))
+        compaction = round_.get("compaction")
+        ident = _nonempty(compaction.get("id")) if isinstance(compaction, dict) else None
+        if ident is not None:
+            found.append(Event(index, "round", PROVIDER, ident))
+    return found
+
+
+def _dedup(events: Iterable[Event]) -> list[Event]:
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for event in events:
+        if (event.kind, event.key) not in seen:
+            seen.add((event.kind, event.key))
+            kept.append(event)
+    return kept
+
+
+def _ignores_rounds(index: int, request: dict[str, Any]) -> list[Event]:
+    return _dedup(e for e in _raw_events(index, request) if e.source != "round")
+
+
+def _only_rounds(index: int, request: dict[str, Any]) -> list[Event]:
+    return _dedup(_round_events(index, _metadata(request)))
+
+
+def _rounds_first(index: int, request: dict[str, Any]) -> list[Event]:
+    """SUM-6/SUM-7 before SUM-1 (then SUM-2), de-duplicated as SUM-8 does."""
+    raw = _raw_events(index, request)
+    return _dedup([e for e in raw if e.source == "round"] + [e for e in raw if e.source != "round"])
+
+
+def _only_summary(index: int, request: dict[str, Any]) -> list[Event]:
+    return [e for e in _raw_events(index, request) if e.source == "summary"]
+
+
+def _last_only(index: int, request: dict[str, Any]) -> list[Event]:
+    return stored_events(index, request)[-1:]
+
+
+def _first_only(index: int, request: dict[str, Any]) -> list[Event]:
+    return stored_events(index, request)[:1]
+
+
+def _phantom_is_a_value(index: int, request: dict[str, Any]) -> list[Event]:
+    """A marker without an event counts as an event whose text is 'nothing'."""
+    events = stored_events(index, request)
+    marker, completed = find_marker(request, VOCAB)
+    if not events and completed and marker is not None:
+        return [Event(index, "phantom", TEXT, "")]
+    return events
+
+
+def _every_entry(events: list[Event]) -> int:
+    """Each summaries[] entry is one reboot; other events by CNT-2."""
+    return sum(1 for e in events if e.source == "summaries") + sum(
+        e.reboot for e in mark_reboots([e for e in events if e.source != "summaries"])
+    )
+
+
+def _entries_of(index: int, request: dict[str, Any]) -> list[Event]:
+    """Like _raw_events for summaries[] (every entry), de-duplicated for the rest."""
+    raw = _raw_events(index, request)
+    return [e for e in raw if e.source == "summaries"] + _dedup(
+        e for e in raw if e.source != "summaries"
+    )
+
+
+def _markers(events: list[Event]) -> int:
+    return len({e.request for e in events})
+
+
+def _marker_requests(index: int, request: dict[str, Any]) -> list[Event]:
+    """One event per request with a completed marker, whatever is stored."""
+    marker, completed = find_marker(request, VOCAB)
+    return [Event(index, "marker", TEXT, str(index))] if completed and marker else []
+
+
+def _provider_per_round(index: int, request: dict[str, Any]) -> list[Event]:
+    """Text events de-duplicated, provider compactions once per round that holds one."""
+    events = [e for e in stored_events(index, request) if e.kind == TEXT]
+    rounds = _metadata(request).get("toolCallRounds")
+    for position, round_ in enumerate(rounds if isinstance(rounds, list) else []):
+        if isinstance(round_, dict) and isinstance(round_.get("compaction"), dict):
+            ident = _nonempty(round_["compaction"].get("id"))
+            if ident is not None:
+                events.append(Event(index, "round", PROVIDER, f"{ident}#{position}"))
+    return events
+
+
+def _distinct(events: list[Event]) -> int:
+    return len({(e.kind, e.key) for e in events})
+
+
+def _drops_partial(request: dict[str, Any]) -> bool:
+    return not (is_removed(request) or js_truthy(request.get("shouldBeRemovedOnSend")))
+
+
+def _crashes(path: str) -> int:
+    """Counts like the reference, but a log it cannot read kills it (a traceback, exit 1)."""
+    try:
+        return count_state(load_path(path).state).reboots
+    except Rejection as rejection:
+        raise RuntimeError(f"unhandled: {rejection.reason}") from None
+
+
+def _wrong_code(path: str) -> int:
+    """Counts like the reference, but every rejection carries the code E-JSON."""
+    try:
+        return count_state(load_path(path).state).reboots
+    except Rejection as rejection:
+        raise Rejection(rejection.line, E_JSON, rejection.reason) from None
+
+
+# The gallery: a SPEC.md §10 row name -> its counter ----------------------------------------
+
+GALLERY: dict[str, Counter] = {
+    "requires-marker": counting_mistake(events_of=_with_marker(VOCAB.completed)),
+    "english-markers-only": counting_mistake(events_of=_with_marker(ENGLISH)),
+    "counts-markers": counting_mistake(events_of=_marker_requests, reboots=_markers),
+    "ignores-rounds": counting_mistake(events_of=_ignores_rounds),
+    "only-rounds": counting_mistake(events_of=_only_rounds),
+    "every-summaries-entry": counting_mistake(events_of=_entries_of, reboots=_every_entry),
+    "no-dedup-in-request": counting_mistake(events_of=_raw_events),
+    "rounds-before-summaries": counting_mistake(events_of=_rounds_first),
+    "distinct-across-session": counting_mistake(reboots=_distinct),
+    "last-event-only": counting_mistake(events_of=_last_only),
+    "first-event-only": counting_mistake(events_of=_first_only),
+    "provider-per-round": counting_mistake(events_of=_provider_per_round),
+    "keeps-removed": counting_mistake(keep=lambda request: True),
+    "drops-partial-undo": counting_mistake(keep=_drops_partial),
+    "only-singular-summary": counting_mistake(events_of=_only_summary),
+    "phantom-as-value": counting_mistake(events_of=_phantom_is_a_value),
+    "ignores-i": reading_mistake(_IgnoresI),
+    "ignores-deletes": reading_mistake(_IgnoresDeletes),
+    "first-initial-only": reading_mistake(_FirstInitialOnly),
+    "skips-pushes": reading_mistake(_SkipsPushes),
+    "skips-bad-lines": reading_mistake(skip_bad_lines=True),
+    "crash-as-rejection": _crashes,
+    "wrong-code": _wrong_code,
+    "rejects-torn-tail": reading_mistake(reject_torn_tail=True),
+    "no-json": reading_mistake(no_json=True),
+}
+
+
+def answer(counter: Counter, path: str) -> tuple[str, Any]:
+    """("count", N), ("reject", code) or ("crash", error): what a counter says.
+
+    Codes are compared, as a profile with `match_codes = true` compares them (PRO-4).
+    """
+    try:
+        return ("count", counter(path))
+    except Rejection as rejection:
+        return ("reject", rejection.code)
+    except Exception as error:
+        return ("crash", type(error).__name__)
