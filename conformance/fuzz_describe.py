@@ -14,6 +14,7 @@ from generators.cases import stores_summaries
 from generators.plan import (
     Churn,
     Compaction,
+    Flag,
     Fork,
     PendingEdits,
     Plan,
@@ -66,6 +67,8 @@ TAG_RULES: dict[str, tuple[str, ...]] = {
     "background-compaction": ("UNC-4",),
     "unapplied-background": ("UNC-5",),
     "fork": ("UNC-7",),
+    "removal-flag": ("CNT-5",),
+    "partial-undo": ("CNT-6",),
     "count-changed-v2": ("CNT-2",),
     "marker-text-elsewhere": ("MRK-3",),
     "request-removed": ("RPL-7", "RPL-10"),
@@ -238,6 +241,9 @@ def describe_step(step: Step) -> str:
         return "the next save appends a kind-0 line"
     if isinstance(step, TypeUntilRewrite):
         return "type until the writer rewrites the file as one kind-0 line"
+    if isinstance(step, Flag):
+        kind = "partial undo" if step.partial else "whole request"
+        return f"request {step.index} flagged for removal on the next send ({kind})"
     if isinstance(step, Fork):
         return "/fork: the file from here on is the child session's"
     return type(step).__name__

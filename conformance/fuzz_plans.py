@@ -25,6 +25,7 @@ from generators.eras import Era, eras
 from generators.plan import (
     Churn,
     Compaction,
+    Flag,
     Fork,
     PendingEdits,
     Plan,
@@ -255,6 +256,8 @@ def raw_steps(era: Era, avoid: frozenset[str] = frozenset()) -> st.SearchStrateg
         options.append(st.just(TypeUntilRewrite()))
     if "fork" not in avoid:
         options.append(st.just(Fork("Fix the flaky parser tests")))
+    if not avoid & {"removal-flag", "partial-undo", "later-initial"}:
+        options.append(st.builds(Flag, index, st.booleans()))
     return st.one_of(options)
 
 
@@ -262,7 +265,9 @@ def compile_plan(steps: Iterable[Step], era: Era) -> Plan:
     """A valid plan from drawn steps: prompts filled in, indexes fitted to the alive requests.
 
     A Remove with nothing alive is dropped; a Retry with nothing alive becomes a Send; a plan
-    that leaves no request ends with a plain one.
+    that leaves no request ends with a plain one. A Flag is followed by an appended kind-0 line
+    (Reinit), so the flag is in the file whatever the container or the writer's rewrite
+    threshold (a sealed request's flag reaches a log only with a kind-0 line: UNC-6).
     """
     rng = random.Random(7)
     alive = 0
@@ -284,6 +289,9 @@ def compile_plan(steps: Iterable[Step], era: Era) -> Plan:
             else:
                 out.append(Send(turn))
                 alive = 1
+        elif isinstance(step, Flag):
+            if alive:
+                out += [Flag(step.index % alive, partial=step.partial), Reinit()]
         else:
             out.append(step)
     if not alive:  # VS Code keeps no session without a request; tools skip such files

@@ -58,7 +58,8 @@ class RejectsTornTails:
     def run(self, source: Path, timeout: float) -> RunResult:
         data = source.read_bytes()
         if source.suffix == ".jsonl" and not data.endswith(b"\n"):
-            return RunResult(exit_code=1, stderr="error: torn")
+            line = data.count(b"\n") + 1
+            return RunResult(exit_code=1, stderr=f"error: {source}:{line}: E-JSON: torn tail\n")
         return ReferenceCandidate().run(source, timeout)
 
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from conformance.fuzz_plans import FuzzCase, fuzz_cases, play_case
 from generators.plan import (
     Compaction,
+    Flag,
     Plan,
     Remove,
     Retry,
@@ -68,14 +69,17 @@ def test_another_save_cadence_keeps_the_count(
 
 
 def insert_send(plan: Plan, position: int, turn: Turn) -> Plan:
-    """The plan with `turn` sent before step `position`; later removals and retries are moved
-    so they still address the same requests as before."""
+    """The plan with `turn` sent before step `position`; later removals, retries and flags are
+    moved so they still address the same requests as before."""
     steps = list(plan.steps)
     alive = len(Plan(tuple(steps[:position]), plan.summary_field).final_turns())
     inserted: int | None = alive  # where the new request is now (None: gone)
     out: list[Step] = [*steps[:position], Send(turn)]
     for step in steps[position:]:
-        if inserted is not None and isinstance(step, Remove):
+        if isinstance(step, Flag):
+            if inserted is not None and step.index >= inserted:
+                step = Flag(step.index + 1, step.partial, step.hidden)
+        elif inserted is not None and isinstance(step, Remove):
             if step.index >= inserted:
                 step = Remove(step.index + 1)
             else:
