@@ -289,6 +289,8 @@ def test_xdist_merges_records_and_junit_has_case_ids(
     data = report(tmp_path / "r")
     assert len(data["cases"]) == len(ids)
     assert outcomes(data)[ids["aba"]] == "fail"
+    assert data["header"]["selection"]["selected"] == len(ids)  # from the workers' collection
+    assert all(c["peak_rss_kb"] > 0 for c in data["cases"])  # wait4 of each candidate
     xml = junit.read_text(encoding="utf-8")
     assert f'name="test_case[{ids["aba"]}]"' in xml and 'name="outcome" value="fail"' in xml
 
@@ -341,3 +343,12 @@ def test_informative_members_reach_the_report_and_never_the_gate(
     assert f"| {ids['phantom']} | pass | 0 | 1 | lost-after-error (1) |" in md
     html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     assert "lost-after-error (1)" in html
+
+
+def test_the_runners_own_variables_cannot_be_passed(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    root, snaps, _ = corpus(tmp_path, ["aba"])
+    result = run(pytester, root, snaps, "--pass-env", "PYTEST_CURRENT_TEST")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "never passed" in result.stderr.str()
