@@ -106,6 +106,12 @@ def compare(
     for aspect in ASPECTS:
         if a_old[aspect] is None or a_new[aspect] is None or a_old[aspect] != a_new[aspect]:
             result.mismatches.append(_why(aspect, a_old[aspect], a_new[aspect]))
+    for label, report in (("old", old), ("new", new)):
+        if report.get("corpus_changes"):
+            result.mismatches.append(
+                f"corpus: changed during the {label} run "
+                f"({len(report['corpus_changes'])} files; that run cannot gate)"
+            )
     before = {c["id"]: c for c in old["cases"]}
     after = {c["id"]: c for c in new["cases"]}
     for case_id in sorted(before.keys() | after.keys()):

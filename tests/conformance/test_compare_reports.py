@@ -83,6 +83,10 @@ def test_reports_of_another_corpus_profile_or_selection_do_not_gate() -> None:
         assert result.failed and [m.split(":")[0] for m in result.mismatches] == [aspect]
         assert not result.broken
         assert not compare(OLD, other, frozenset({aspect})).failed
+    tampered = {"header": head(), "cases": OLD["cases"], "corpus_changes": ["x (deleted)"]}
+    assert compare(OLD, tampered).failed and "changed during the new run" in str(
+        compare(OLD, tampered).mismatches
+    )
     legacy = {"cases": OLD["cases"]}  # no header: an older runner's report
     assert compare(legacy, same).failed
 
