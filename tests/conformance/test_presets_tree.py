@@ -104,3 +104,38 @@ def test_bad_preset_paths_are_one_line_errors(tmp_path: Path) -> None:
 
 def test_ids_are_fixed() -> None:
     assert SESSION_ID.count("-") == 4 and len(WORKSPACE_HASH) == 32
+
+
+@pytest.mark.skipif(
+    shutil.which("node") is None or sys.platform != "linux", reason="needs node on Linux"
+)
+def test_qhoami_session_not_found_is_a_rejection_without_a_code(
+    tmp_path: Path, session: Path
+) -> None:
+    """Protocol 2 for the qhoami preset: its own "Session not found" (exit 1) is a rejection
+    that never matches a code; any other exit 1 (a stack trace) is a crash."""
+    checkout = tmp_path / "qhoami"
+    (checkout / "out").mkdir(parents=True)
+    cli = checkout / "out" / "cli.js"
+    cli.write_text("console.error('Session not found: x'); process.exit(1);\n", encoding="utf-8")
+    candidate = parse_candidate(f"qhoami:{checkout}")
+    run = candidate.run(session, timeout=20)
+    reject = {"outcome": "reject"}
+    reader = candidate.default_reader()
+    assert classify(reject, run, reader, expected_code="E-JSON").outcome == "pass"
+    assert classify(reject, run, reader, expected_code="E-JSON", match_codes=True).outcome == (
+        "fail"
+    )
+    cli.write_text("throw new Error('boom');\n", encoding="utf-8")
+    crashed = candidate.run(session, timeout=20)
+    assert crashed.exit_code == 1 and classify(reject, crashed, reader).outcome == "crash"
+
+
+def test_presets_run_in_a_folder_holding_only_the_input(tmp_path: Path, session: Path) -> None:
+    script = tmp_path / "count_reboots_ground_truth.py"
+    script.write_text(
+        "import json, os\nprint(json.dumps(sorted(os.listdir('.'))))\nprint('Patch = 1')\n",
+        encoding="utf-8",
+    )
+    run = parse_candidate(f"reboot-count:{script}").run(session, timeout=20)
+    assert run.stdout.splitlines()[0] == '["session.jsonl"]'
