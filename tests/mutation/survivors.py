@@ -57,7 +57,8 @@ def main() -> int:
             used.add(match)
     total = len(statuses)
     print(
-        f"mutants: {total}, killed {killed}, equivalent {equivalent}, unexplained {len(unexplained)}"
+        f"mutants: {total}, killed {killed}, equivalent {equivalent}, "
+        f"unexplained {len(unexplained)}"
     )
     if total:
         print(
