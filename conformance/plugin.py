@@ -313,6 +313,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # also registered, `--snapshot-update` with another snapshot folder would count the real
     # snapshots as unknown files of the default folder and delete them.
     config.option.default_extension = "conformance.snapshots.ExpectationSnapshots"
+    # Never let syrupy prune: a run over part of the corpus (`-k`, node IDs) collects only some
+    # expectations, and syrupy would delete every snapshot it did not see. Stale snapshots are
+    # removed by test_expectations.py, and only on a run over the whole default corpus.
+    config.option.no_cleanup = True
     for tag in known_tags():
         config.addinivalue_line("markers", f"{tag}: corpus cases tagged {tag} (spec/tags.txt)")
     try:
