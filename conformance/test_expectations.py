@@ -4,7 +4,8 @@ Collected only in that mode (the plugin ignores this file otherwise, so a gate r
 candidate's cases alone); it rewrites every snapshot from case.toml, the reviewed act of
 changing the truth, and deletes snapshots whose case is gone — only on a run over the whole
 default corpus: a run over a subset (`--corpus DIR`) never deletes a committed snapshot. That
-the snapshots agree with case.toml is checked by the project's own tests (tests/conformance/test_snapshot_truth.py).
+the snapshots agree with case.toml is checked by the project's own tests
+(tests/conformance/test_snapshot_truth.py).
 """
 
 from __future__ import annotations
