@@ -52,7 +52,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="ASPECTS",
         help="accept reports that differ in these (comma-separated: corpus,profile,selection)",
     )
+    base = commands.add_parser(
+        "baseline", help="a known-divergences file from a report (reasons left for a person)"
+    )
+    base.add_argument("report", type=Path)
+    base.add_argument("--out", type=Path, default=None, help="write here (never overwrites)")
     options = parser.parse_args(args)
+    if options.command == "baseline":
+        return _baseline(options.report, options.out)
     if options.command == "compare":
         allow = {a.strip() for a in options.allow_different.split(",") if a.strip()}
         unknown = sorted(allow - {"corpus", "profile", "selection"})
@@ -60,6 +67,21 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--allow-different: unknown aspects {', '.join(unknown)}")
         return _compare(options.old, options.new, frozenset(allow))
     return _smoke(options)
+
+
+def _baseline(report: Path, out: Path | None) -> int:
+    from conformance.baseline import write_baseline
+
+    try:
+        text = write_baseline(report, out)
+    except (OSError, ValueError) as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 2
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        print(f"wrote {out}: fill in every reason, then pass it with --known-divergences")
+    return 0
 
 
 def _compare(old_path: Path, new_path: Path, allow: frozenset[str]) -> int:

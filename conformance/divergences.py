@@ -38,6 +38,8 @@ def load_divergences(path: Path, case_ids: set[str]) -> dict[str, Divergence]:
     for case_id, entry in data.items():
         if not isinstance(entry, dict) or not isinstance(entry.get("reason"), str):
             raise DivergenceError(f'{path}: [{case_id}] needs reason = "..."')
+        if entry["reason"].strip().upper().startswith("TODO") or not entry["reason"].strip():
+            raise DivergenceError(f"{path}: [{case_id}] has no reason yet (a person writes it)")
         outcome = entry.get("outcome")
         if outcome is not None and (outcome not in OUTCOMES or outcome == "pass"):
             raise DivergenceError(
