@@ -5,7 +5,8 @@ at `k` whatever `i` says, kind 3 deletes), then counts like spec 2.0: per reques
 summaries[] texts, the round summaries and provider ids, summary.text (each key once), a reboot
 when the key changes; removal flags skip a request. So it is right on every log except where
 `i` truncates or rewrites, e.g. after a compacted request is removed or retried. A `.json` file
-is the state itself. Prints {"reboots": N}.
+is the state itself. The counting is tests/generators/v2_reading.py's, so only the replay is
+wrong. Prints {"reboots": N}.
 
 Usage: python fake_ignores_i.py PATH
 """
@@ -16,6 +17,10 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.generators import v2_reading  # after the path: it also runs as a script
 
 
 def replay_ignoring_i(data: bytes) -> Any:
@@ -50,43 +55,11 @@ def replay_ignoring_i(data: bytes) -> Any:
     return state
 
 
-def events(request: dict[str, Any]) -> list[tuple[str, str]]:
-    metadata = (request.get("result") or {}).get("metadata") or {}
-    keys: list[tuple[str, str]] = []
-    for entry in metadata.get("summaries") or []:
-        if entry.get("text"):
-            keys.append(("text", entry["text"]))
-    for item in metadata.get("toolCallRounds") or []:
-        if item.get("summary"):
-            keys.append(("text", item["summary"]))
-        if (item.get("compaction") or {}).get("id"):
-            keys.append(("provider", item["compaction"]["id"]))
-    text = (metadata.get("summary") or {}).get("text")
-    if text:
-        keys.append(("text", text))
-    return list(dict.fromkeys(keys))
-
-
-def removed(request: dict[str, Any]) -> bool:
-    flag = request.get("shouldBeRemovedOnSend")
-    if request.get("isHidden"):
-        return True
-    return bool(flag) and not (isinstance(flag, dict) and flag.get("afterUndoStop"))
-
-
 def count(path: Path) -> int:
+    """Replayed wrongly, then counted by the tests' own reading of spec 2.0 (v2_reading)."""
     data = path.read_bytes()
     state = json.loads(data) if path.suffix == ".json" else replay_ignoring_i(data)
-    reboots: int = 0
-    previous: tuple[str, str] | None = None
-    for request in state.get("requests") or []:
-        if not isinstance(request, dict) or removed(request):
-            continue
-        for key in events(request):
-            if key != previous:
-                reboots += 1
-            previous = key
-    return reboots
+    return v2_reading.count(state)
 
 
 if __name__ == "__main__":
