@@ -64,8 +64,8 @@ def measure(path: Path) -> dict[str, float]:
     python = sys.executable
     contenders = {
         "floor": [python, "-m", "benchmarks.floor", str(path)],
-        "fast": [python, "-m", "reference", "count", str(path)],
-        "readable": [python, "-m", "reference", "count", "--readable", str(path)],
+        "fast": [python, "-m", "rebootspec.reference", "count", str(path)],
+        "readable": [python, "-m", "rebootspec.reference", "count", "--readable", str(path)],
     }
     peaks = {}
     for name, argv in contenders.items():

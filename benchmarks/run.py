@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference import FAST_FROM_BYTES
+from rebootspec.reference import FAST_FROM_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_FAST_FLOOR_RATIO = 0.5  # issue 17: fast path / floor on the rewritten shape, at most
@@ -80,8 +80,8 @@ def contenders(
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     python = sys.executable
     yield FLOOR, [python, "-m", "benchmarks.floor", str(path)], env
-    yield FAST, [python, "-m", "reference", "count", str(path)], env
-    yield READABLE, [python, "-m", "reference", "count", "--readable", str(path)], env
+    yield FAST, [python, "-m", "rebootspec.reference", "count", str(path)], env
+    yield READABLE, [python, "-m", "rebootspec.reference", "count", "--readable", str(path)], env
     if naive:
         yield NAIVE, [python, "-m", "benchmarks.naive", str(path)], env
     if qhoami is not None:
@@ -89,7 +89,12 @@ def contenders(
 
 
 def _qhoami(path: Path, checkout: Path, env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
-    from conformance.presets import SESSION_ID, WORKSPACE_HASH, lay_session, user_dir
+    from rebootspec.conformance.runner.presets import (
+        SESSION_ID,
+        WORKSPACE_HASH,
+        lay_session,
+        user_dir,
+    )
 
     home = Path(tempfile.mkdtemp(prefix="bench-qhoami-"))
     lay_session(path, user_dir(home))

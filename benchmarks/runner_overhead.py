@@ -7,7 +7,7 @@ on the same cases:
 - *engine*: the runner's `check_case` (private copy in an empty folder, allowlisted
   environment, process tree kill and reap, classification), one case after another;
 - *bare xN*: N bare spawns at a time (a thread pool), N = the number of CPUs;
-- *pytest serial* and *pytest -n auto*: a whole `python -m conformance run` on those cases
+- *pytest serial* and *pytest -n auto*: a whole `rebootspec run` on those cases
   (pytest and plugin start-up included; wall clock divided by the number of cases).
 
 It prints milliseconds per case and the ratios: engine/bare (and the difference, the
@@ -30,13 +30,13 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
-from conformance import DEFAULT_CORPUS, PACKAGE_DIR, REPO_ROOT
-from conformance.answers import JsonPointerReader
-from conformance.candidates import CommandCandidate
-from conformance.corpus import Case, load_corpus
-from conformance.profiles import load_profile
-from conformance.records import check_case
-from conformance.snapshots import read_expectation
+from rebootspec.conformance import DEFAULT_CORPUS, PACKAGE_DIR, REPO_ROOT
+from rebootspec.conformance.runner.answers import JsonPointerReader
+from rebootspec.conformance.runner.candidates import CommandCandidate
+from rebootspec.conformance.runner.corpus import Case, load_corpus
+from rebootspec.conformance.runner.profiles import load_profile
+from rebootspec.conformance.runner.records import check_case
+from rebootspec.conformance.runner.snapshots import read_expectation
 
 
 def _best(repeat: int, action: Callable[[], None]) -> float:
@@ -76,7 +76,15 @@ def engine(argv: list[str], cases: list[Case]) -> None:
 
 
 def pytest_run(argv: list[str], corpus: Path, workers: str | None) -> None:
-    command = [sys.executable, "-m", "conformance", "run", "-q", "-p", "no:cacheprovider"]
+    command = [
+        sys.executable,
+        "-m",
+        "rebootspec.conformance",
+        "run",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+    ]
     command += ["--corpus", str(corpus), "--candidate", " ".join(argv)]
     command += ["-n", workers] if workers else ["-p", "no:xdist"]
     subprocess.run(command, capture_output=True, cwd=REPO_ROOT, check=False)
@@ -100,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     cpus = os.cpu_count() or 1
     candidates = {
         "true": [shutil.which("true") or "true"],
-        "reference": [sys.executable, "-m", "reference", "count"],
+        "reference": [sys.executable, "-m", "rebootspec.reference", "count"],
     }
     print(f"{n} cases (the smallest of {DEFAULT_CORPUS.name}/), best of {options.repeat}; "
           f"{cpus} CPUs; times in ms per case")  # fmt: skip

@@ -1,4 +1,10 @@
-"""The pytest plugin: `pytest conformance -p conformance.plugin [--candidate CMD] ...`.
+"""The pytest plugin: `pytest --candidate CMD ...` (or `rebootspec run`), registered via pytest11.
+
+Installed with rebootspec, it is loaded into every pytest run but stays inert until it is asked
+for: a conformance option on the command line (`--candidate`, `--profile`, ..., or plain
+`--conformance` for the defaults) or a test path inside the installed suite. Only then does it
+collect the suite (`conformance/suite/`, wherever rebootspec is installed) instead of the
+project's tests. So a project's own `pytest` run is unaffected.
 
 Each corpus case becomes one test, `test_case[ID]` (the candidate's outcome agrees with the
 snapshot), and only those are counted in the run's totals and JUnit. The self-checks of the
@@ -21,56 +27,33 @@ from typing import Any
 
 import pytest
 
-from conformance import DEFAULT_CORPUS, PACKAGE_DIR, REPO_ROOT
-from conformance.answers import AnswerReader, JsonPointerReader, LastIntegerReader, pointer_tokens
-from conformance.candidates import Candidate, CandidateError, Isolation, parse_candidate, startable
-from conformance.corpus import Case, CorpusError, known_tags, load_corpus
-from conformance.divergences import Divergence, DivergenceError, load_divergences
-from conformance.integrity import changes, combined, digest_tree
-from conformance.profiles import Profile, ProfileError, load_profile
-from conformance.records import Record, check_case
-from conformance.report import build, header, write
-from conformance.snapshots import ExpectationSnapshots, read_expectation, snapshot_root
+from . import DEFAULT_CORPUS, PACKAGE_DIR, SUITE_DIR
+from .options import DEFAULT_TIMEOUT, OPTIONS
+from .reports.report import build, header, write
+from .runner.answers import AnswerReader, JsonPointerReader, LastIntegerReader, pointer_tokens
+from .runner.candidates import Candidate, CandidateError, Isolation, parse_candidate, startable
+from .runner.corpus import Case, CorpusError, known_tags, load_corpus
+from .runner.divergences import Divergence, DivergenceError, load_divergences
+from .runner.integrity import changes, combined, digest_tree
+from .runner.profiles import Profile, ProfileError, load_profile
+from .runner.records import Record, check_case
+from .runner.snapshots import ExpectationSnapshots, read_expectation, snapshot_root
 
-DEFAULT_TIMEOUT = 10.0
 WORKER_KEY = "conformance_records"
 DIGEST_KEY = "conformance_digest"
 EXPECTATIONS_FILE = "test_expectations.py"
 CASE_TEST = "test_case"
 
-# option name -> (environment fallback, help)
-OPTIONS: dict[str, tuple[str, str]] = {
-    "candidate": (
-        "CONFORMANCE_CANDIDATE",
-        'the candidate: a command ("{path}" or appended), qhoami:DIR, reboot-count:SCRIPT; '
-        "default: the bundled reference, in process",
-    ),
-    "answer_key": ("CONFORMANCE_ANSWER_KEY", "read the count at this key of stdout's JSON"),
-    "answer_pointer": ("CONFORMANCE_ANSWER_POINTER", "read the count at this JSON pointer"),
-    "case_timeout": ("CONFORMANCE_CASE_TIMEOUT", f"seconds per case (default {DEFAULT_TIMEOUT:g})"),
-    "profile": (
-        "CONFORMANCE_PROFILE",
-        "claimed features: spec-v2 (default), spec-v1, seed-rubric-2026-02, or a TOML file",
-    ),
-    "known_divergences": (
-        "CONFORMANCE_KNOWN_DIVERGENCES",
-        "TOML: [ID] reason = ... (strict expected failures)",
-    ),
-    "case_memory": (
-        "CONFORMANCE_CASE_MEMORY",
-        "cap each case's address space at this many MiB (RLIMIT_AS; POSIX)",
-    ),
-    "report_dir": ("CONFORMANCE_REPORT_DIR", "write report.json, report.md and report.html here"),
-    "corpus": ("CONFORMANCE_CORPUS", "the fixtures folder (default: fixtures/ of this repository)"),
-    "conformance_snapshots": (
-        "CONFORMANCE_SNAPSHOTS",
-        "the snapshot folder (default: conformance/__snapshots__)",
-    ),
-}
-
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("conformance", "rebootspec conformance runner")
+    group.addoption(
+        "--conformance",
+        dest="conformance",
+        action="store_true",
+        default=False,
+        help="run the rebootspec conformance suite (implied by any other option of this group)",
+    )
     for name, (env, text) in OPTIONS.items():
         group.addoption(
             "--" + name.replace("_", "-"), dest=name, default=None, help=f"{text} [env {env}]"
@@ -276,10 +259,10 @@ def normalized_args(args: list[str]) -> list[str]:
         except OSError:
             out.append(arg)
             continue
-        if resolved == PACKAGE_DIR and not sep:
+        if resolved in (PACKAGE_DIR, SUITE_DIR) and not sep:
             continue
         try:
-            shown = resolved.relative_to(REPO_ROOT).as_posix()
+            shown = resolved.relative_to(PACKAGE_DIR.parent).as_posix()
         except ValueError:
             shown = path
         out.append(shown + sep + rest)
@@ -287,7 +270,7 @@ def normalized_args(args: list[str]) -> list[str]:
 
 
 def failure_message(record: Record) -> str:
-    from conformance.report import show_answer
+    from .reports.report import show_answer
 
     lines = [
         f"{record.id} {record.outcome}: {record.detail}",
@@ -304,15 +287,43 @@ def failure_message(record: Record) -> str:
 RUN_KEY = pytest.StashKey[ConformanceRun]()
 
 
+def asked_for(config: pytest.Config) -> bool:
+    """Whether this pytest run is a conformance run: an option of the group on the command line,
+    or a test path inside the suite's package. Environment variables alone never activate it,
+    so a CONFORMANCE_* variable left in a shell cannot hijack an unrelated test run."""
+    if config.getoption("conformance", default=False):
+        return True
+    if any(config.getoption(name, default=None) not in (None, "") for name in OPTIONS):
+        return True
+    if config.getoption("answer_last_int", default=None) or config.getoption("pass_env", None):
+        return True
+    return any(_inside_package(arg) for arg in config.args)
+
+
+def _inside_package(arg: str) -> bool:
+    try:
+        path = Path(arg.partition("::")[0]).resolve()
+    except OSError:
+        return False
+    return path == PACKAGE_DIR or PACKAGE_DIR in path.parents
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    if config.getoption("help", default=False):
+    if config.getoption("help", default=False) or not asked_for(config):
         return
+    if not any(_inside_package(arg) for arg in config.args):
+        # `pytest --candidate ...` in any folder: the suite, not the folder's own tests.
+        config.args[:] = [str(SUITE_DIR)]
+    else:
+        config.args[:] = [
+            str(SUITE_DIR) if Path(a).resolve() == PACKAGE_DIR else a for a in config.args
+        ]
     snapshots = option(config, "conformance_snapshots")
     ExpectationSnapshots.root = Path(snapshots).resolve() if snapshots else None
     # Every snapshot of this suite is an expectation: with syrupy's default (amber) extension
     # also registered, `--snapshot-update` with another snapshot folder would count the real
     # snapshots as unknown files of the default folder and delete them.
-    config.option.default_extension = "conformance.snapshots.ExpectationSnapshots"
+    config.option.default_extension = "rebootspec.conformance.runner.snapshots.ExpectationSnapshots"
     # Never let syrupy prune: a run over part of the corpus (`-k`, node IDs) collects only some
     # expectations, and syrupy would delete every snapshot it did not see. Stale snapshots are
     # removed by test_expectations.py, and only on a run over the whole default corpus.

@@ -2,5 +2,5 @@
 
 Scenario plans drive a model session; the writer turns its saves into a `.jsonl` log the way
 VS Code's ObjectMutationLog does (or a legacy flat `.json`); the plan alone gives the expected
-count. `python -m generators build` writes `fixtures/`.
+count. `python -m rebootspec.generators build` writes `fixtures/`.
 """

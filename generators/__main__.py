@@ -1,29 +1,19 @@
-"""`python -m generators`: build, lint, new-id, list, big, and the anonymize/add-fixture tools."""
+"""`python -m rebootspec.generators`: build, lint, new-id, list and big (corpus maintenance).
+
+The contribution tools are `rebootspec anonymize` and `rebootspec add-fixture`.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 
-from generators import ids
-
-
-def _delegate(module: str, argv: list[str]) -> int:
-    """Run `generators.<module>.cli(argv)`; a clear line when that tool is not there yet."""
-    try:
-        tool = importlib.import_module(f"generators.{module}")
-    except ModuleNotFoundError as missing:
-        if missing.name != f"generators.{module}":
-            raise
-        sys.stderr.write(f"error: generators.{module} is not available yet\n")
-        return 2
-    return int(tool.cli(argv))
+from .corpus import ids
 
 
 def _list() -> int:
-    from generators.cases import pairs
-    from generators.plan import expected_reboots, expected_reboots_v1
+    from .corpus.cases import pairs
+    from .session.plan import expected_reboots, expected_reboots_v1
 
     table = ids.registry()
     for scenario, era in pairs():
@@ -37,9 +27,7 @@ def _list() -> int:
 
 
 def main(argv: list[str]) -> int:
-    if argv and argv[0] in ("anonymize", "add-fixture"):
-        return _delegate(argv[0].replace("-", "_"), argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m generators", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m rebootspec.generators", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("build", help="write the generated cases into fixtures/")
     build.add_argument("--check", action="store_true", help="compare with fixtures/, write nothing")
@@ -55,15 +43,13 @@ def main(argv: list[str]) -> int:
     big.add_argument("--size-mb", type=float, required=True)
     big.add_argument("--seed", type=int, default=1)
     big.add_argument("--out", required=True, help="the .jsonl file to write")
-    commands.add_parser("anonymize", help="anonymize a real session (generators.anonymize)")
-    commands.add_parser("add-fixture", help="add a hand-written case (generators.add_fixture)")
     args = parser.parse_args(argv)
     if args.command == "build":
-        from generators import build as build_module
+        from .corpus import build as build_module
 
         return build_module.main(args.check, args.only, args.assign_ids)
     if args.command == "lint":
-        from generators import lint
+        from .corpus import lint
 
         return lint.main()
     if args.command == "new-id":
@@ -76,7 +62,7 @@ def main(argv: list[str]) -> int:
     if args.command == "big":
         from pathlib import Path
 
-        from generators.big import write_big_session
+        from .session.big import write_big_session
 
         expected = write_big_session(Path(args.out), args.size_mb, args.seed)
         print(f"wrote {args.out}: expected reboots {expected} (from the plan)")

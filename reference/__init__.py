@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import os
 
-from reference.count import Count, count_state
-from reference.errors import Notice, Rejection
-from reference.replay import Replay, load_path
+from .count import Count, count_state
+from .errors import Notice, Rejection
+from .replay import Replay, load_path
 
 __all__ = ["Count", "Notice", "Rejection", "Replay", "count_path", "load_path"]
 
@@ -29,7 +29,7 @@ def count_path(path: str | os.PathLike[str], *, readable: bool = False) -> Count
     the same output on every input (tests/reference/test_fastpath.py).
     """
     if not readable and _size(path) >= FAST_FROM_BYTES:
-        from reference.fastpath import count_fast
+        from .fastpath import count_fast
 
         fast = count_fast(path)
         if fast is not None:

@@ -2,6 +2,6 @@
 
 import sys
 
-from reference.cli import main
+from .cli import main
 
 sys.exit(main(sys.argv[1:]))

@@ -14,9 +14,9 @@ from typing import TextIO
 
 import orjson
 
-from reference import count_path
-from reference.count import Count, Event
-from reference.errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection
+from . import count_path
+from .count import Count, Event
+from .errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection
 
 EXIT_ANSWER = 0
 EXIT_REJECTED = 1
@@ -38,14 +38,20 @@ class UsageParser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = UsageParser(prog="python -m reference", description=__doc__)
+EXAMPLES = {
+    "count": "example: %(prog)s ~/.config/Code/User/workspaceStorage/*/chatSessions/1b2c.jsonl",
+    "explain": "example: %(prog)s session.jsonl | less",
+}
+
+
+def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
+    parser = UsageParser(prog=prog, description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (
         ("count", "print the reboot count and its details as one JSON object"),
         ("explain", "print a timeline of the compaction events and the total"),
     ):
-        sub = commands.add_parser(name, help=text, description=text)
+        sub = commands.add_parser(name, help=text, description=text, epilog=EXAMPLES[name])
         sub.add_argument("path", help="a session file: .jsonl (log) or .json (session or export)")
         sub.add_argument(
             "--retry",
@@ -98,12 +104,17 @@ def count_with_retry(path: str, retries: int, readable: bool = False) -> Count:
         return result
 
 
-def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
+def main(
+    argv: list[str],
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    prog: str = "python -m reference",
+) -> int:
     """Run one command and return its exit code; tests and the runner call it in process."""
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(prog).parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
     path: str = args.path

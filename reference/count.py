@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from reference.eras import Vocabulary, vocabulary
-from reference.errors import (
+from .eras import Vocabulary, vocabulary
+from .errors import (
     E_STATE,
     PHANTOM_WARNINGS,
     W_FAILED_SUMMARY,

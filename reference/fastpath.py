@@ -52,9 +52,9 @@ from typing import IO, Any, Generic, TypeVar
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
-from reference.count import Count, count_state
-from reference.errors import Rejection
-from reference.replay import BOM, DEPTH_LIMIT, HOLE_LIMIT, _as_int, _child, _normalized_keys
+from .count import Count, count_state
+from .errors import Rejection
+from .replay import BOM, DEPTH_LIMIT, HOLE_LIMIT, _as_int, _child, _normalized_keys
 
 _V = TypeVar("_V")
 
@@ -590,7 +590,7 @@ def _reduced_log(stream: IO[bytes]) -> dict[str, Any]:
 
 def _reduced_flat(data: bytes) -> dict[str, Any]:
     """LEG-1, LEG-3: the reduced state of a `.json` session or export, or Fallback."""
-    from reference.replay import is_export, is_flat_session
+    from .replay import is_export, is_flat_session
 
     body = data[len(BOM) :] if data.startswith(BOM) else data
     state: dict[str, Any] = _decode(body, _Root)  # whitespace only or not an object: an error

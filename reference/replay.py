@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from reference.errors import (
+from .errors import (
     E_EMPTY,
     E_ENTRY,
     E_JSON,

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import strategies as st
-
-from reference.eras import load_table
+from rebootspec.reference.eras import load_table
 
 TABLE = load_table()
 MARKER_KINDS: list[str] = list(TABLE["marker_part_kinds"])

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from generators.add_fixture import cli
-from generators.ids import ALPHABET
+from rebootspec.generators.corpus.add_fixture import cli
+from rebootspec.generators.corpus.ids import ALPHABET
 
 ROOT = Path(__file__).resolve().parents[2]
 # One compaction request with summary "A" and one with "B": two reboots (CNT-2), by hand.
@@ -113,7 +112,7 @@ def test_used_and_retired_ids_are_never_chosen(
         def choice(self, alphabet: str) -> str:
             return next(letters)
 
-    monkeypatch.setattr("generators.ids.random.SystemRandom", Scripted)
+    monkeypatch.setattr("rebootspec.generators.corpus.ids.random.SystemRandom", Scripted)
     fixtures = tmp_path / "fixtures"
     fixtures.mkdir()
     (fixtures / "retired.txt").write_text("AAAA\n", encoding="utf-8")

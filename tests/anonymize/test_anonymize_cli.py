@@ -1,4 +1,4 @@
-"""`python -m generators anonymize IN OUT` as a contributor runs it (in process: `cli(argv)`)."""
+"""`rebootspec anonymize IN OUT` as a contributor runs it (in process: `cli(argv)`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from generators.anonymize import cli
+from rebootspec.generators.anonymize.command import cli
 
 LOG = (
     b'{"kind":0,"v":{"version":3,"requests":[]}}\n'
@@ -98,20 +97,20 @@ def test_a_changed_result_deletes_the_output(
         stream_out.write(b"{}\n")  # type: ignore[attr-defined]
         return 1
 
-    monkeypatch.setattr("generators.anonymize.anonymize_stream", damaging)
+    monkeypatch.setattr("rebootspec.generators.anonymize.command.anonymize_stream", damaging)
     assert cli([str(source), str(target)]) == 3
     assert not target.exists()
     assert "different reference result" in capsys.readouterr().err
 
 
-def test_python_m_generators_runs_both_tools(tmp_path: Path) -> None:
-    """The commands CONTRIBUTING.md shows, as a contributor types them."""
+def test_rebootspec_runs_both_tools(tmp_path: Path) -> None:
+    """The commands CONTRIBUTING.md shows, as a contributor types them (`rebootspec ...`)."""
     root = Path(__file__).resolve().parents[2]
     source, target = tmp_path / "real.jsonl", tmp_path / "out.jsonl"
     source.write_bytes(LOG)
     env = {**os.environ, "PYTHONPATH": str(root)}
     done = subprocess.run(
-        [sys.executable, "-m", "generators", "anonymize", str(source), str(target)],
+        [sys.executable, "-m", "rebootspec.conformance", "anonymize", str(source), str(target)],
         capture_output=True,
         text=True,
         cwd=root,
@@ -126,7 +125,7 @@ def test_python_m_generators_runs_both_tools(tmp_path: Path) -> None:
     argv += ["CNT-2", "--tags", "singular-summary", "--era", "compacted", "--expect-reboots"]
     argv += ["1", "--fixtures", str(fixtures)]
     done = subprocess.run(
-        [sys.executable, "-m", "generators", "add-fixture", *argv],
+        [sys.executable, "-m", "rebootspec.conformance", "add-fixture", *argv],
         capture_output=True,
         text=True,
         cwd=root,

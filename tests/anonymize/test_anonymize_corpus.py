@@ -11,11 +11,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from generators.anonymize import anonymize_bytes
-from reference.count import count_state
-from reference.errors import Rejection
-from reference.replay import load_flat, replay_bytes
+from rebootspec.generators.anonymize.command import anonymize_bytes
+from rebootspec.reference.count import count_state
+from rebootspec.reference.errors import Rejection
+from rebootspec.reference.replay import load_flat, replay_bytes
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CASES = sorted(p.parent for p in FIXTURES.glob("*/case.toml"))

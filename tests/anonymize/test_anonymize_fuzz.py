@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from hypothesis import example, given
 from hypothesis import strategies as st
-
-from generators.anonymize import anonymize_bytes
-from reference.count import count_state
-from reference.errors import Rejection
-from reference.replay import load_flat, replay_bytes
+from rebootspec.generators.anonymize.command import anonymize_bytes
+from rebootspec.reference.count import count_state
+from rebootspec.reference.errors import Rejection
+from rebootspec.reference.replay import load_flat, replay_bytes
 
 SEED_LINES = [
     b'{"kind":0,"v":{"version":3,"requests":[]}}',

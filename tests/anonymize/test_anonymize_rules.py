@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import orjson
 import pytest
-
-from generators.anon_pseudonym import Pseudonyms
-from generators.anonymize import anonymize_bytes
-from reference.count import count_state
-from reference.errors import Rejection
-from reference.replay import replay_bytes
+from rebootspec.generators.anonymize.command import anonymize_bytes
+from rebootspec.generators.anonymize.pseudonym import Pseudonyms
+from rebootspec.reference.count import count_state
+from rebootspec.reference.errors import Rejection
+from rebootspec.reference.replay import replay_bytes
 
 SECRET = b"rules-test-secret"
 HEAD = b'{"kind":0,"v":{"version":3,"requests":[]}}\n'

@@ -12,9 +12,8 @@ import os
 from pathlib import Path
 
 import pytest
-
-from generators import add_fixture
-from generators.anonymize import cli as anonymize
+from rebootspec.generators.anonymize.command import cli as anonymize
+from rebootspec.generators.corpus import add_fixture
 
 LOG = (
     b'{"kind":0,"v":{"version":3,"sessionId":"s","requests":[]}}\n'

@@ -11,8 +11,6 @@ from typing import Any
 import cf_kit as kit
 import pytest
 
-from conformance import PACKAGE_DIR
-
 FAKE = Path(__file__).with_name("fake_candidate.py")
 
 
@@ -55,9 +53,7 @@ def right_answers(tmp_path: Path) -> dict[str, dict[str, Any]]:
 
 def run(pytester: pytest.Pytester, root: Path, snaps: Path, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess(
-        str(PACKAGE_DIR),
-        "-p",
-        "conformance.plugin",
+        "--conformance",
         "-p",
         "no:cacheprovider",
         "--corpus",

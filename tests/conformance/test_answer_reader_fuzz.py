@@ -12,8 +12,7 @@ import json
 
 from hypothesis import given
 from hypothesis import strategies as st
-
-from conformance.answers import (
+from rebootspec.conformance.runner.answers import (
     JsonPointerReader,
     LastIntegerReader,
     PatternReader,

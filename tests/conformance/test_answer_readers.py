@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
-from conformance.answers import JsonPointerReader, LastIntegerReader, PatternReader, pointer_tokens
+from rebootspec.conformance.runner.answers import (
+    JsonPointerReader,
+    LastIntegerReader,
+    PatternReader,
+    pointer_tokens,
+)
 
 
 def test_key_and_pointer() -> None:

@@ -1,13 +1,12 @@
-"""`python -m conformance baseline REPORT`: a divergences file; a person writes the reasons."""
+"""`rebootspec baseline REPORT`: a divergences file; a person writes the reasons."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
-from conformance.baseline import TODO, baseline, write_baseline
-from conformance.divergences import DivergenceError, load_divergences
+from rebootspec.conformance.reports.baseline import TODO, baseline, write_baseline
+from rebootspec.conformance.runner.divergences import DivergenceError, load_divergences
 
 REPORT = {
     "header": {"candidate": ["mytool", "count"]},

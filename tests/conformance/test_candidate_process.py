@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from conformance.process import run_command
+from rebootspec.conformance.runner.process import run_command
 
 PY = sys.executable
 

@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conformance import REPO_ROOT
-from conformance.compare import compare, format_comparison
+from rebootspec.conformance.reports.compare import compare, format_comparison
+
+REPO_ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 
 def case(case_id: str, outcome: str, reboots: int | None = None) -> dict[str, Any]:
@@ -60,10 +61,7 @@ def test_buckets_and_every_way_a_pass_can_be_lost() -> None:
     assert result.added == ["FFFF"]
     text = format_comparison(result, "old", "new")
     assert "EEEE  pass (1) -> missing" in text
-    assert (
-        "pytest 'conformance/test_conformance.py::test_case[HHHH]' -p conformance.plugin "
-        "-p no:hypothesispytest --candidate 'mytool count'" in text
-    )
+    assert "rebootspec run -k HHHH --candidate 'mytool count'" in text
     assert text.index("CCCC") < text.index("EEEE") < text.index("GGGG")
 
 
@@ -108,7 +106,7 @@ def test_cli_exit_code_is_the_gate(tmp_path: Path) -> None:
 
     def run(*args: Path | str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "conformance", "compare", *map(str, args)],
+            [sys.executable, "-m", "rebootspec.conformance", "compare", *map(str, args)],
             capture_output=True, text=True, cwd=REPO_ROOT, check=False,
         )  # fmt: skip
 

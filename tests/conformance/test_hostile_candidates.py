@@ -19,13 +19,13 @@ import cf_kit as kit
 import psutil
 import pytest
 from cf_runner import corpus, outcomes, report, run
-
-from conformance import REPO_ROOT
-from conformance.answers import JsonPointerReader
-from conformance.candidates import CommandCandidate, Isolation
-from conformance.outcome import classify
+from rebootspec.conformance.runner.answers import JsonPointerReader
+from rebootspec.conformance.runner.candidates import CommandCandidate, Isolation
+from rebootspec.conformance.runner.outcome import classify
 
 pytest_plugins = ["pytester"]
+
+REPO_ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 HOSTILE = Path(__file__).with_name("hostile_candidate.py")
 
@@ -42,16 +42,16 @@ def test_a_crashing_candidate_passes_no_rejection_and_a_diagnosing_one_passes_al
     """On every rejection case of the real corpus (read only), judged as the plugin judges: a
     traceback is a crash every time; the reference as a subprocess (a right diagnostic, exit 1)
     passes each one, with the expected code."""
-    from conformance import DEFAULT_CORPUS
-    from conformance.corpus import load_corpus
-    from conformance.profiles import load_profile
-    from conformance.records import check_case
+    from rebootspec.conformance import DEFAULT_CORPUS
+    from rebootspec.conformance.runner.corpus import load_corpus
+    from rebootspec.conformance.runner.profiles import load_profile
+    from rebootspec.conformance.runner.records import check_case
 
     cases = [c for c in load_corpus(DEFAULT_CORPUS) if c.expect["outcome"] == "reject"]
     assert len(cases) > 10
     profile = load_profile(None, [])
     crashing = CommandCandidate.parse(hostile("traceback"))
-    right = CommandCandidate.parse(f"{sys.executable} -m reference count")
+    right = CommandCandidate.parse(f"{sys.executable} -m rebootspec.reference count")
     for case in cases:
         common = {"expected": {"outcome": "reject"}, "profile": profile, "divergence": None}
         crash = check_case(case, candidate=crashing, reader=JsonPointerReader(), timeout=20,
@@ -68,10 +68,10 @@ def test_cheats_pass_no_more_than_an_always_wrong_candidate(
     """The worst case for the runner: its own environment names the case and its working
     directory holds the corpus and the snapshots. Not isolated, the cheat reads its answer
     from there; through the runner it scores what an always-wrong candidate scores."""
-    from conformance.corpus import load_corpus
-    from conformance.profiles import load_profile
-    from conformance.records import check_case
-    from conformance.snapshots import ExpectationSnapshots, read_expectation
+    from rebootspec.conformance.runner.corpus import load_corpus
+    from rebootspec.conformance.runner.profiles import load_profile
+    from rebootspec.conformance.runner.records import check_case
+    from rebootspec.conformance.runner.snapshots import ExpectationSnapshots, read_expectation
 
     root, snaps, ids = corpus(tmp_path)
     monkeypatch.chdir(tmp_path)  # fixtures/ and snaps/ are reachable by a relative path here
@@ -194,7 +194,7 @@ def test_the_environment_is_an_allowlist_and_the_cwd_holds_only_the_input(
 def test_an_unstartable_candidate_stops_the_run_with_exit_2(
     pytester: pytest.Pytester, tmp_path: Path
 ) -> None:
-    from conformance.candidates import startable
+    from rebootspec.conformance.runner.candidates import startable
 
     root, snaps, _ = corpus(tmp_path, ["aba"])
     missing = run(pytester, root, snaps, "--candidate", "no-such-counter-here count")
@@ -204,7 +204,7 @@ def test_an_unstartable_candidate_stops_the_run_with_exit_2(
     text = tmp_path / "not-executable"
     text.write_text("#!/bin/sh\n")
     assert "not executable" in str(startable(CommandCandidate.parse(f"{text} count")))
-    assert startable(CommandCandidate.parse(f"{sys.executable} -m reference")) is None
+    assert startable(CommandCandidate.parse(f"{sys.executable} -m rebootspec.reference")) is None
 
 
 NASTY = (
@@ -214,8 +214,8 @@ NASTY = (
 
 
 def test_candidate_output_cannot_break_the_markdown_or_html_report() -> None:
-    from conformance.records import Record
-    from conformance.report import build, header, render
+    from rebootspec.conformance.reports.report import build, header, render
+    from rebootspec.conformance.runner.records import Record
 
     record = Record(
         id="AAAA", title="t", rules=["CNT-2"], tags=["phantom"], era="compacted",

@@ -9,13 +9,16 @@ from typing import Any
 
 import orjson
 import pytest
-
-from conformance.answers import JsonPointerReader, LastIntegerReader, read_informative
-from conformance.compare import compare
-from conformance.outcome import RunResult, classify
-from conformance.records import Record
-from conformance.report import build, render, show_informative, show_phantoms
-from reference.cli import main as reference_main
+from rebootspec.conformance.reports.compare import compare
+from rebootspec.conformance.reports.report import build, render, show_informative, show_phantoms
+from rebootspec.conformance.runner.answers import (
+    JsonPointerReader,
+    LastIntegerReader,
+    read_informative,
+)
+from rebootspec.conformance.runner.outcome import RunResult, classify
+from rebootspec.conformance.runner.records import Record
+from rebootspec.reference.cli import main as reference_main
 
 MARKER = {"kind": "progressTaskSerialized", "content": {"value": "Compacted conversation"}}
 COUNT_1 = {"outcome": "count", "reboots": 1}

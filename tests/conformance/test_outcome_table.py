@@ -5,9 +5,8 @@ from __future__ import annotations
 import signal
 
 import pytest
-
-from conformance.answers import JsonPointerReader, LastIntegerReader
-from conformance.outcome import RunResult, classify
+from rebootspec.conformance.runner.answers import JsonPointerReader, LastIntegerReader
+from rebootspec.conformance.runner.outcome import RunResult, classify
 
 COUNT_3 = {"outcome": "count", "reboots": 3}
 REJECT = {"outcome": "reject"}
@@ -145,9 +144,9 @@ def test_the_code_is_informative_unless_the_profile_matches_codes() -> None:
 
 
 def test_protocol_md_shows_the_outcome_table_of_outcome_py() -> None:
-    from conformance import REPO_ROOT
-    from conformance.outcome import OUTCOME_TABLE
+    from rebootspec.conformance import SPEC_DIR
+    from rebootspec.conformance.runner.outcome import OUTCOME_TABLE
 
-    text = (REPO_ROOT / "spec" / "PROTOCOL.md").read_text(encoding="utf-8")
+    text = (SPEC_DIR / "PROTOCOL.md").read_text(encoding="utf-8")
     for outcome, when in OUTCOME_TABLE:
         assert f"| `{outcome}` | {when} |" in text, outcome

@@ -310,12 +310,13 @@ def test_reference_as_a_subprocess_agrees_with_in_process(
 ) -> None:
     import sys
 
-    from conformance import REPO_ROOT
-
-    monkeypatch.setenv("PYTHONPATH", str(REPO_ROOT))
     root, snaps, ids = corpus(tmp_path)
     result = run(
-        pytester, root, snaps, "--candidate", f"{sys.executable} -m reference count {{path}}"
+        pytester,
+        root,
+        snaps,
+        "--candidate",
+        f"{sys.executable} -m rebootspec.reference count {{path}}",
     )
     result.assert_outcomes(passed=len(ids))
 

@@ -7,11 +7,15 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from conformance.answers import PatternReader
-from conformance.candidates import CandidateError, parse_candidate
-from conformance.outcome import classify
-from conformance.presets import SESSION_ID, WORKSPACE_HASH, QhoamiPreset, RebootCountPreset
+from rebootspec.conformance.runner.answers import PatternReader
+from rebootspec.conformance.runner.candidates import CandidateError, parse_candidate
+from rebootspec.conformance.runner.outcome import classify
+from rebootspec.conformance.runner.presets import (
+    SESSION_ID,
+    WORKSPACE_HASH,
+    QhoamiPreset,
+    RebootCountPreset,
+)
 
 # A stand-in for qhoami's out/cli.js: finds the session the way qhoami does on Linux and
 # prints its size in bytes as `patch` (so the test knows the answer without counting).

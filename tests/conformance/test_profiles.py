@@ -5,9 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from conformance.corpus import Case, known_tags
-from conformance.profiles import DEFAULT_PROFILE, ProfileError, bundled_names, load_profile
+from rebootspec.conformance.runner.corpus import Case, known_tags
+from rebootspec.conformance.runner.profiles import (
+    DEFAULT_PROFILE,
+    ProfileError,
+    bundled_names,
+    load_profile,
+)
 
 
 def case(*tags: str) -> Case:

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 from cf_runner import corpus, fake
+from rebootspec.conformance.runner.corpus import load_corpus
+from rebootspec.conformance.runner.smoke import choose
 
-from conformance import REPO_ROOT
-from conformance.corpus import load_corpus
-from conformance.smoke import choose
+REPO_ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 
 def test_one_case_per_kind(tmp_path: Path) -> None:
@@ -30,7 +30,7 @@ def smoke(root: Path, snaps: Path, *args: str) -> subprocess.CompletedProcess[st
     command = [
         sys.executable,
         "-m",
-        "conformance",
+        "rebootspec.conformance",
         "smoke",
         "--corpus",
         str(root),

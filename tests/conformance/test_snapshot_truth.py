@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 from cf_runner import corpus
-
-from conformance import DEFAULT_CORPUS, DEFAULT_SNAPSHOTS
-from conformance.corpus import load_corpus
-from conformance.snapshots import ExpectationSnapshots, drift
+from rebootspec.conformance import DEFAULT_CORPUS, DEFAULT_SNAPSHOTS
+from rebootspec.conformance.runner.corpus import load_corpus
+from rebootspec.conformance.runner.snapshots import ExpectationSnapshots, drift
 
 
 @pytest.fixture
@@ -33,7 +32,7 @@ def test_the_committed_snapshots_agree_with_case_toml() -> None:
         ExpectationSnapshots.root = None
     assert found == {"stale": [], "unpinned": [], "mismatch": []}, (
         f"{found}: review case.toml, then run "
-        "`pytest conformance -p conformance.plugin --snapshot-update` and review the diff"
+        "`rebootspec run --snapshot-update` and review the diff"
     )
 
 

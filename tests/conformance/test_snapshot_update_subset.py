@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_subset_update_keeps_every_other_snapshot(tmp_path: Path) -> None:
     snapshots = tmp_path / "snapshots"
-    shutil.copytree(ROOT / "conformance" / "__snapshots__", snapshots)
+    shutil.copytree(ROOT / "conformance" / "suite" / "__snapshots__", snapshots)
     before = sorted(p.relative_to(snapshots) for p in snapshots.rglob("*.json"))
     subset = tmp_path / "subset"
     for case_id in ("2BL5", "DFZD"):
@@ -27,9 +27,7 @@ def test_a_subset_update_keeps_every_other_snapshot(tmp_path: Path) -> None:
             sys.executable,
             "-m",
             "pytest",
-            str(ROOT / "conformance"),
-            "-p",
-            "conformance.plugin",
+            "--conformance",
             "-p",
             "no:hypothesispytest",
             "-p",

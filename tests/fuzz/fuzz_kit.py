@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from conformance.answers import AnswerReader, JsonPointerReader
-from conformance.candidates import ReferenceCandidate
-from conformance.outcome import RunResult
+from rebootspec.conformance.runner.answers import AnswerReader, JsonPointerReader
+from rebootspec.conformance.runner.candidates import ReferenceCandidate
+from rebootspec.conformance.runner.outcome import RunResult
 
 FAKE_SCRIPT = Path(__file__).with_name("fake_ignores_i.py")
 

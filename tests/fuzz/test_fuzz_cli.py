@@ -1,4 +1,4 @@
-"""`python -m conformance fuzz` end to end: a subprocess candidate, the fixture it writes, the
+"""`rebootspec fuzz` end to end: a subprocess candidate, the fixture it writes, the
 corpus lint and the runner's snapshots on that fixture."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 from fuzz_kit import FAKE_SCRIPT
+from rebootspec.conformance.fuzzing.differential import cli
+from rebootspec.conformance.runner.corpus import load_case
+from rebootspec.generators.corpus.lint import SPEC, Lint
 
-from conformance import REPO_ROOT
-from conformance.corpus import load_case
-from conformance.fuzz import cli
-from generators.lint import SPEC, Lint
+REPO_ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 FAKE_COMMAND = f"{sys.executable} {FAKE_SCRIPT}"
 SEED = "5"
@@ -80,9 +80,7 @@ def _runner(corpus: Path, snapshots: Path, *args: str) -> subprocess.CompletedPr
         sys.executable,
         "-m",
         "pytest",
-        "conformance",
-        "-p",
-        "conformance.plugin",
+        "--conformance",
         "-p",
         "no:cacheprovider",
         "-q",

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 from fuzz_kit import IgnoresI, RejectsTornTails, SlowReference, load_fake
-
-from conformance.candidates import ReferenceCandidate
-from conformance.fuzz import FuzzResult, fuzz
-from conformance.fuzz_describe import case_tags
-from conformance.outcome import classify
-from generators.plan import Remove, Retry, expected_reboots
+from rebootspec.conformance.fuzzing.describe import case_tags
+from rebootspec.conformance.fuzzing.differential import FuzzResult, fuzz
+from rebootspec.conformance.runner.candidates import ReferenceCandidate
+from rebootspec.conformance.runner.outcome import classify
+from rebootspec.generators.session.plan import Remove, Retry, expected_reboots
 
 SEED = 5
 

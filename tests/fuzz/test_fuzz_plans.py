@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from hypothesis import given
-
-from conformance.corpus import known_tags
-from conformance.fuzz_describe import case_rules, case_tags, title
-from conformance.fuzz_plans import FuzzCase, compile_plan, fuzz_cases, manual_allowed, play_case
-from generators.cases import title_count
-from generators.eras import eras
-from generators.lint import SPEC, protocol_rules, spec_rules
-from generators.plan import Remove, Retry, Send, Turn, expected_reboots
+from rebootspec.conformance.fuzzing.describe import case_rules, case_tags, title
+from rebootspec.conformance.fuzzing.plans import (
+    FuzzCase,
+    compile_plan,
+    fuzz_cases,
+    manual_allowed,
+    play_case,
+)
+from rebootspec.conformance.runner.corpus import known_tags
+from rebootspec.generators.corpus.cases import title_count
+from rebootspec.generators.corpus.lint import SPEC, protocol_rules, spec_rules
+from rebootspec.generators.session.eras import eras
+from rebootspec.generators.session.plan import Remove, Retry, Send, Turn, expected_reboots
 
 TAGS = set(known_tags())
 RULES = set(spec_rules(SPEC)[0]) | set(protocol_rules(SPEC))

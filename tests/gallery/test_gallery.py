@@ -78,7 +78,7 @@ def test_the_corpus_catches_the_mistake_where_the_spec_says(name: str) -> None:
 
 def test_the_reference_itself_passes_every_case() -> None:
     """The gallery's judge is honest: the unbent reference gives every expected answer."""
-    from reference import count_path
+    from rebootspec.reference import count_path
 
     wrong = [
         case_id

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
 
-from reference.count import (
+from rebootspec.reference.count import (
     PROVIDER,
     TEXT,
     Event,
@@ -31,9 +31,9 @@ from reference.count import (
     requests_of,
     stored_events,
 )
-from reference.eras import vocabulary
-from reference.errors import E_JSON, E_STATE, Rejection
-from reference.replay import BOM, _Replayer, load_path, parse_json
+from rebootspec.reference.eras import vocabulary
+from rebootspec.reference.errors import E_JSON, E_STATE, Rejection
+from rebootspec.reference.replay import BOM, _Replayer, load_path, parse_json
 
 Counter = Callable[[str], int]
 VOCAB = vocabulary()

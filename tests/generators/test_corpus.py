@@ -18,13 +18,12 @@ from typing import Any
 
 import orjson
 import pytest
-
-from generators import build
-from generators.cases import all_cases, generate, pairs, title_count
-from generators.eras import eras
-from generators.plan import expected_reboots
-from generators.scenarios import by_name
-from reference.cli import main as reference_cli
+from rebootspec.generators.corpus import build
+from rebootspec.generators.corpus.cases import all_cases, generate, pairs, title_count
+from rebootspec.generators.session.eras import eras
+from rebootspec.generators.session.plan import expected_reboots
+from rebootspec.generators.session.scenarios import by_name
+from rebootspec.reference.cli import main as reference_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -58,7 +57,7 @@ def test_generated_cases_match_a_fresh_build() -> None:
 def test_a_build_is_the_same_under_another_hash_seed() -> None:
     env = {**os.environ, "PYTHONHASHSEED": "4242", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "generators", "build", "--check"],
+        [sys.executable, "-m", "rebootspec.generators", "build", "--check"],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -7,14 +7,17 @@ The replay and the count are the reference's; the expectation is the plan's own
 from __future__ import annotations
 
 from hypothesis import given
-
-from generators.legacy import to_legacy
-from generators.model import SESSION, extract
-from generators.plan import expected_phantoms, expected_reboots, expected_reboots_possible
-from generators.strategies import Drawn, drawn_sessions
-from generators.writer import flat_json
-from reference.count import count_state
-from reference.replay import load_flat, replay_bytes
+from rebootspec.generators.session.legacy import to_legacy
+from rebootspec.generators.session.model import SESSION, extract
+from rebootspec.generators.session.plan import (
+    expected_phantoms,
+    expected_reboots,
+    expected_reboots_possible,
+)
+from rebootspec.generators.session.strategies import Drawn, drawn_sessions
+from rebootspec.generators.session.writer import flat_json
+from rebootspec.reference.count import count_state
+from rebootspec.reference.replay import load_flat, replay_bytes
 
 
 @given(drawn_sessions())

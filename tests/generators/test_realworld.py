@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from generators.realworld import THRESHOLD, cli, reduce_export
-from reference import count_path
+from rebootspec.generators.corpus.realworld import THRESHOLD, cli, reduce_export
+from rebootspec.reference import count_path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -48,7 +47,9 @@ def original(case: Path) -> Path:
 def threshold_of(reduction: str, case: Path) -> float:
     """The threshold of the documented command (which must write this case's session.json)."""
     words = shlex.split(reduction)
-    assert words[:4] == ["python", "-m", "generators.realworld", "reduce"], reduction
+    assert words[:4] == ["python", "-m", "rebootspec.generators.corpus.realworld", "reduce"], (
+        reduction
+    )
     assert words[5] == f"fixtures/{case.name}/session.json", reduction
     rest = words[6:]
     if not rest:

@@ -12,9 +12,8 @@ import copy
 from typing import Any
 
 import orjson
-
-from generators.model import REQUEST, SESSION, extract
-from generators.writer import LogWriter, flat_json
+from rebootspec.generators.session.model import REQUEST, SESSION, extract
+from rebootspec.generators.session.writer import LogWriter, flat_json
 
 
 def md(text: str) -> dict[str, Any]:

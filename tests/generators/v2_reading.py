@@ -14,8 +14,8 @@ import re
 import tomllib
 from typing import Any
 
-from generators.eras import ERAS_FILE
-from reference.replay import replay_bytes
+from rebootspec.generators.session.eras import ERAS_FILE
+from rebootspec.reference.replay import replay_bytes
 
 with ERAS_FILE.open("rb") as _handle:
     _TABLE = tomllib.load(_handle)

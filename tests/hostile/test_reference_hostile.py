@@ -1,4 +1,4 @@
-"""Hostile input to `python -m reference count`: a defined outcome, never a crash (ERR-8, ERR-12).
+"""Hostile input to `rebootspec count`: a defined outcome, never a crash (ERR-8, ERR-12).
 
 Each input gets an answer (exit 0, one JSON line) or a rejection (exit 1, one stderr line
 `error: PATH:LINE: CODE: reason`) with the code written here by hand, within a time bound; never
@@ -27,7 +27,7 @@ def nested(depth: int) -> bytes:
 
 def run(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "reference", "count", str(path)],
+        [sys.executable, "-m", "rebootspec.reference", "count", str(path)],
         capture_output=True,
         text=True,
         timeout=60,

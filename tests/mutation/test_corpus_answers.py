@@ -9,13 +9,19 @@ its mistake (tests/mutation/equivalent.toml lists the ones that cannot change an
 
 from __future__ import annotations
 
+import importlib
+import os
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from reference import count_path
-from reference.errors import Rejection
+# Under mutmut the code under test is its mutated copy in mutants/, importable only by the bare
+# name `reference` (mutmut puts mutants/ first on sys.path); everywhere else it is the installed
+# rebootspec.reference. The reference imports only itself (relatively), so both work.
+PACKAGE = "reference" if "MUTANT_UNDER_TEST" in os.environ else "rebootspec.reference"
+count_path = importlib.import_module(PACKAGE).count_path
+Rejection = importlib.import_module(PACKAGE + ".errors").Rejection
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CASES = sorted(path.parent for path in FIXTURES.glob("*/case.toml"))

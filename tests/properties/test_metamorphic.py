@@ -13,9 +13,8 @@ from dataclasses import replace
 import orjson
 from hypothesis import given
 from hypothesis import strategies as st
-
-from conformance.fuzz_plans import FuzzCase, fuzz_cases, play_case
-from generators.plan import (
+from rebootspec.conformance.fuzzing.plans import FuzzCase, fuzz_cases, play_case
+from rebootspec.generators.session.plan import (
     Compaction,
     Flag,
     Plan,
@@ -28,9 +27,9 @@ from generators.plan import (
     expected_reboots,
     expected_summaries,
 )
-from reference.count import count_state
-from reference.errors import W_TORN_TAIL
-from reference.replay import load_flat, replay_bytes
+from rebootspec.reference.count import count_state
+from rebootspec.reference.errors import W_TORN_TAIL
+from rebootspec.reference.replay import load_flat, replay_bytes
 
 CASES = fuzz_cases(max_steps=8)
 LOGS = CASES.map(lambda case: replace(case, container="jsonl", old_marker_kind=False))

@@ -11,8 +11,7 @@ from typing import Any
 
 import orjson
 import pytest
-
-from reference import cli
+from rebootspec.reference import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPACTED = (
@@ -26,7 +25,7 @@ COMPACTED = (
 def run(*args: str | Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "reference", *map(str, args)],
+        [sys.executable, "-m", "rebootspec.reference", *map(str, args)],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -214,7 +213,7 @@ def test_err11_retry_reads_a_file_that_became_valid_and_warns(
         pauses.append(seconds)
         path.write_bytes(COMPACTED)
 
-    monkeypatch.setattr("reference.cli.time.sleep", rewrite_finishes)
+    monkeypatch.setattr("rebootspec.reference.cli.time.sleep", rewrite_finishes)
     code, out, err = in_process("count", str(path), "--retry", "3")
     assert (code, err) == (0, "")
     answer = orjson.loads(out)
@@ -227,7 +226,9 @@ def test_err11_without_retry_an_empty_file_is_e_empty(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = write(tmp_path, "live.jsonl", b"")
-    monkeypatch.setattr("reference.cli.time.sleep", lambda seconds: path.write_bytes(COMPACTED))
+    monkeypatch.setattr(
+        "rebootspec.reference.cli.time.sleep", lambda seconds: path.write_bytes(COMPACTED)
+    )
     code, out, err = in_process("count", str(path))
     assert (code, out) == (1, "")
     assert err.startswith(f"error: {path}:0: E-EMPTY: ") and err.count("\n") == 1
@@ -238,7 +239,7 @@ def test_err11_a_persistent_e_json_is_still_exit_1_with_one_line(
 ) -> None:
     path = write(tmp_path, "broken.jsonl", COMPACTED + b"{not json\n" + COMPACTED)
     pauses: list[float] = []
-    monkeypatch.setattr("reference.cli.time.sleep", pauses.append)
+    monkeypatch.setattr("rebootspec.reference.cli.time.sleep", pauses.append)
     code, out, err = in_process("count", str(path), "--retry", "2")
     assert (code, out) == (1, "")
     assert err.startswith(f"error: {path}:2: E-JSON: ")
@@ -251,7 +252,7 @@ def test_err11_retry_does_not_retry_other_rejections(
 ) -> None:
     path = write(tmp_path, "s.jsonl", COMPACTED + b'{"kind":1,"k":["x","y"],"v":1}\n')
     pauses: list[float] = []
-    monkeypatch.setattr("reference.cli.time.sleep", pauses.append)
+    monkeypatch.setattr("rebootspec.reference.cli.time.sleep", pauses.append)
     code, _, err = in_process("count", str(path), "--retry", "5")
     assert code == 1 and ": E-PATH: " in err
     assert pauses == []

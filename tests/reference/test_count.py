@@ -12,10 +12,9 @@ from typing import Any
 
 import orjson
 import pytest
-
-from reference import count_path
-from reference.count import count_state, md5_hex
-from reference.errors import Rejection
+from rebootspec.reference import count_path
+from rebootspec.reference.count import count_state, md5_hex
+from rebootspec.reference.errors import Rejection
 
 DONE = "Compacted conversation"
 OLD_DONE = "Summarized conversation history"

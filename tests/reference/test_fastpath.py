@@ -19,14 +19,13 @@ from typing import Any
 
 import orjson
 import pytest
+import rebootspec.reference as reference
 from hypothesis import given
 from hypothesis import strategies as st
-
-import reference
-from generators.strategies import drawn_sessions
-from reference import count_path, fastpath
-from reference.cli import explain, main
-from reference.errors import Rejection
+from rebootspec.generators.session.strategies import drawn_sessions
+from rebootspec.reference import count_path, fastpath
+from rebootspec.reference.cli import explain, main
+from rebootspec.reference.errors import Rejection
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = sorted(
@@ -377,8 +376,8 @@ def declared(path: tuple[Any, ...]) -> bool:
 
 def test_the_schema_declares_every_member_the_count_reads() -> None:
     """If count.py starts reading a new member, the fast path must decode it too."""
-    from reference.count import count_state
-    from reference.replay import load_path
+    from rebootspec.reference.count import count_state
+    from rebootspec.reference.replay import load_path
 
     seen: set[Any] = set()
     for path in CORPUS:

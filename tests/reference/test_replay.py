@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from reference import count_path
-from reference.errors import Rejection
-from reference.replay import HOLE_LIMIT, load_flat, load_path, replay_bytes
+from rebootspec.reference import count_path
+from rebootspec.reference.errors import Rejection
+from rebootspec.reference.replay import HOLE_LIMIT, load_flat, load_path, replay_bytes
 
 
 def log(*entries: Any, end: bytes = b"\n") -> bytes:

@@ -1,0 +1,184 @@
+"""`rebootspec`: the one command line of an installed rebootspec.
+
+Every job is a subcommand with the same conventions: `rebootspec SUBCOMMAND --help` shows its
+options and an example; a usage error is one line on stderr and exit 2; 0 means success and 1
+means "the thing checked is wrong" (a failing candidate, a rejected log, a broken release).
+The subcommands only dispatch: each job lives in the package that owns it (the reference's
+`count`/`explain`, the runner, the reports, fuzzing, the corpus tools), so this file is the
+map of what an installed rebootspec can do.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Command:
+    summary: str
+    example: str
+    handler: Callable[[list[str]], int]
+
+
+def _count(argv: list[str]) -> int:
+    from ..reference.cli import main
+
+    return main(["count", *argv], prog="rebootspec")
+
+
+def _explain(argv: list[str]) -> int:
+    from ..reference.cli import main
+
+    return main(["explain", *argv], prog="rebootspec")
+
+
+def _run(argv: list[str]) -> int:
+    from .commands.run import run
+
+    return run(argv)
+
+
+def _smoke(argv: list[str]) -> int:
+    from .commands.smoke import cli
+
+    return cli(argv)
+
+
+def _compare(argv: list[str]) -> int:
+    from .commands.compare import cli
+
+    return cli(argv)
+
+
+def _fuzz(argv: list[str]) -> int:
+    from .fuzzing.differential import cli
+
+    return cli(argv)
+
+
+def _report(argv: list[str]) -> int:
+    from .commands.report import cli
+
+    return cli(argv)
+
+
+def _baseline(argv: list[str]) -> int:
+    from .commands.baseline import cli
+
+    return cli(argv)
+
+
+def _anonymize(argv: list[str]) -> int:
+    from .commands.contribute import anonymize
+
+    return anonymize(argv)
+
+
+def _add_fixture(argv: list[str]) -> int:
+    from .commands.contribute import add_fixture
+
+    return add_fixture(argv)
+
+
+def _version(argv: list[str]) -> int:
+    from .commands.version import cli
+
+    return cli(argv)
+
+
+COMMANDS: dict[str, Command] = {
+    "count": Command(
+        "count the reboots of one session log (the reference)",
+        "rebootspec count ~/.config/Code/User/workspaceStorage/*/chatSessions/1b2c.jsonl",
+        _count,
+    ),
+    "explain": Command(
+        "a timeline of one log: every event, phantom and warning (the reference)",
+        "rebootspec explain session.jsonl",
+        _explain,
+    ),
+    "run": Command(
+        "run the conformance suite against a candidate (pytest arguments work too)",
+        'rebootspec run --candidate "mytool count" --report-dir reports/',
+        _run,
+    ),
+    "smoke": Command(
+        "five easy cases: is the candidate's adapter wired right?",
+        'rebootspec smoke --candidate "mytool count"',
+        _smoke,
+    ),
+    "compare": Command(
+        "what changed between two reports (the release gate: exit 1 when something broke)",
+        "rebootspec compare reports/v1.3/report.json reports/v1.4/report.json",
+        _compare,
+    ),
+    "fuzz": Command(
+        "random sessions until the candidate disagrees with the plan, shrunk",
+        'rebootspec fuzz --candidate "mytool count" --out found/',
+        _fuzz,
+    ),
+    "report": Command(
+        "render a report.json again as report.md and report.html",
+        "rebootspec report reports/report.json --out reports/",
+        _report,
+    ),
+    "baseline": Command(
+        "a known-divergences file from a report (each reason left for a person)",
+        "rebootspec baseline reports/report.json --out known-divergences.toml",
+        _baseline,
+    ),
+    "anonymize": Command(
+        "a real session made safe to contribute as a fixture",
+        "rebootspec anonymize ~/chatSessions/1b2c.jsonl /tmp/new-era.jsonl",
+        _anonymize,
+    ),
+    "add-fixture": Command(
+        "a contributed session becomes a corpus case (in a checkout)",
+        "rebootspec add-fixture /tmp/new-era.jsonl --reboots 2 --era none --rules CNT-2 "
+        '--tags push --title "..."',
+        _add_fixture,
+    ),
+    "version": Command(
+        "the versions of rebootspec, its spec and its corpus",
+        "rebootspec version",
+        _version,
+    ),
+}
+
+
+def overview() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = [
+        "usage: rebootspec SUBCOMMAND [options]   (rebootspec SUBCOMMAND --help for each)",
+        "",
+        "The spec, reference counter and conformance suite for compaction reboots in",
+        "VS Code Copilot Chat session logs.",
+        "",
+        "subcommands:",
+    ]
+    lines += [f"  {name:<{width}}  {command.summary}" for name, command in COMMANDS.items()]
+    lines += ["", "example:", f"  {COMMANDS['run'].example}"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        (sys.stdout if args else sys.stderr).write(overview())
+        return 0 if args else 2
+    if args[0] == "--version":
+        return _version([])
+    command = COMMANDS.get(args[0])
+    if command is None:
+        sys.stderr.write(
+            f"usage error: unknown subcommand {args[0]!r}; known: {', '.join(COMMANDS)} "
+            "(try --help)\n"
+        )
+        return 2
+    return int(command.handler(args[1:]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""`rebootspec compare OLD NEW`: the release gate between two reports (exit 1 when one broke)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..reports.compare import compare, format_comparison
+from ..reports.report import load
+from .usage import UsageParser
+
+ASPECTS = ("corpus", "profile", "selection")
+
+
+def cli(argv: list[str]) -> int:
+    parser = UsageParser(
+        prog="rebootspec compare",
+        description="What changed between two report.json files, case by case; exit 1 when a "
+        "case that passed no longer does.",
+        epilog="example: rebootspec compare reports/v1.3/report.json reports/v1.4/report.json",
+    )
+    parser.add_argument("old", type=Path)
+    parser.add_argument("new", type=Path)
+    parser.add_argument(
+        "--allow-different",
+        default="",
+        metavar="ASPECTS",
+        help="accept reports that differ in these (comma-separated: corpus,profile,selection)",
+    )
+    options = parser.parse_args(argv)
+    allow = {a.strip() for a in options.allow_different.split(",") if a.strip()}
+    unknown = sorted(allow - set(ASPECTS))
+    if unknown:
+        parser.error(f"--allow-different: unknown aspects {', '.join(unknown)}")
+    try:
+        old, new = load(options.old), load(options.new)
+    except ValueError as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 2
+    result = compare(old, new, frozenset(allow))
+    sys.stdout.write(format_comparison(result, str(options.old), str(options.new)))
+    return 1 if result.failed else 0

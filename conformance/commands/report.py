@@ -1,0 +1,40 @@
+"""`rebootspec report REPORT.json`: render a report again as Markdown and HTML.
+
+A CI job keeps report.json (small, for `compare`); the pages people read are made from it
+whenever they are wanted, with the templates of the installed rebootspec.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..reports.report import load, write
+from .usage import UsageParser
+
+
+def cli(argv: list[str]) -> int:
+    parser = UsageParser(
+        prog="rebootspec report",
+        description="Write report.json, report.md and report.html from a report.json.",
+        epilog="example: rebootspec report reports/report.json --out pages/",
+    )
+    parser.add_argument("report", type=Path)
+    parser.add_argument(
+        "--out", type=Path, default=None, help="the folder to write (default: the report's)"
+    )
+    options = parser.parse_args(argv)
+    try:
+        report = load(options.report)
+    except ValueError as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 2
+    folder = options.out if options.out is not None else options.report.parent
+    try:
+        paths = write(report, folder)
+    except OSError as error:
+        sys.stderr.write(f"error: {folder}: cannot write: {error.strerror or error}\n")
+        return 2
+    for path in paths:
+        print(f"wrote {path}")
+    return 0

@@ -1,0 +1,51 @@
+"""`rebootspec run`: the conformance suite, which is pytest with the plugin and the bundled suite.
+
+The run is isolated from the folder it is started in: its own ini file (`suite/pytest.ini`),
+its own rootdir, no cache written into the installed package. Every pytest option still works
+(`-k K7QX`, `-m "not hostile"`, `-n auto`, `--junitxml`), so there is only one runner.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from .. import SUITE_DIR
+
+HELP = """\
+usage: rebootspec run [--candidate CMD] [conformance options] [pytest options]
+
+Run every corpus case against a candidate and gate on the snapshots (exit 0: all claimed cases
+pass; 1: some fail; 2: a usage error or a candidate that cannot start).
+
+conformance options (each also read from its CONFORMANCE_* variable):
+{options}
+
+examples:
+  rebootspec run --candidate "mytool count" --report-dir reports/
+  rebootspec run --candidate "mytool count" -k "phantom and not hostile"
+  rebootspec run --corpus my-cases/ --snapshot-update     # never deletes other snapshots
+"""
+
+
+def suite_args(argv: list[str]) -> list[str]:
+    """The pytest command line of a suite run: the suite, its ini file, then the user's args."""
+    return [
+        str(SUITE_DIR),
+        "-c",
+        str(SUITE_DIR / "pytest.ini"),
+        "--rootdir",
+        str(SUITE_DIR),
+        "--conformance",
+        *argv,
+    ]
+
+
+def run(argv: list[str]) -> int:
+    if any(arg in ("-h", "--help") for arg in argv):
+        from ..options import describe_options
+
+        sys.stdout.write(HELP.format(options=describe_options()))
+        return 0
+    return int(pytest.main(suite_args(argv)))

@@ -1,0 +1,1 @@
+"""Differential fuzzing: random sessions from the generator's plans until a candidate disagrees."""

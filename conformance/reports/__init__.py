@@ -1,0 +1,1 @@
+"""Reports of a run (JSON, Markdown, HTML), the release gate `compare`, and `baseline`."""

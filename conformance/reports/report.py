@@ -1,0 +1,310 @@
+"""The run report: JSON (orjson, for machines and `compare`), Markdown and self-contained HTML.
+
+The JSON is the source; Markdown and HTML are rendered from the same dictionary by jinja2
+templates in `templates/`, so the three never disagree.
+"""
+
+from __future__ import annotations
+
+import platform
+import re
+import sys
+import tomllib
+from collections import Counter
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import orjson
+
+from ..runner.corpus import known_tags, spec_version
+from ..runner.outcome import NOT_CLAIMED, OUTCOMES, PROTOCOL_VERSION
+from ..runner.records import CORPUS_ERROR, GATE_FAILURES, UNPINNED, Record
+
+REPORT_FORMAT = 2
+COLUMNS = (*OUTCOMES, UNPINNED, CORPUS_ERROR, NOT_CLAIMED)
+GATES = ("pass", "fail", "xfail", "xpass", NOT_CLAIMED)
+
+
+def suite_version() -> str:
+    """The rebootspec version: installed metadata, else pyproject.toml of the checkout."""
+    try:
+        return metadata.version("rebootspec")
+    except metadata.PackageNotFoundError:
+        pass
+    try:
+        with (Path(__file__).resolve().parents[2] / "pyproject.toml").open("rb") as handle:
+            return str(tomllib.load(handle)["project"]["version"])
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return "unknown"
+
+
+def header(
+    *,
+    candidate: list[str],
+    profile: str,
+    reader: str,
+    corpus: Path,
+    timeout: float,
+    corpus_digest: str = "",
+    snapshots_digest: str = "",
+    selection: dict[str, Any] | None = None,
+    isolation: dict[str, Any] | None = None,
+    profile_claims: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What a reader needs to know to trust or reproduce the run, and what `compare` checks:
+    the corpus and snapshot digests, the profile and the selection must agree between two
+    reports before one can gate the other."""
+    return {
+        "report_format": REPORT_FORMAT,
+        "candidate": candidate,
+        "answer": reader,
+        "profile": profile,
+        "profile_claims": profile_claims or {},
+        "selection": selection or {},
+        "corpus_digest": corpus_digest,
+        "snapshots_digest": snapshots_digest,
+        "runner_version": suite_version(),
+        "suite_version": suite_version(),
+        "spec_version": spec_version(),
+        "protocol_version": PROTOCOL_VERSION,
+        "corpus": str(corpus),
+        "case_timeout": timeout,
+        "isolation": isolation or {},
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+    }
+
+
+def build(
+    head: dict[str, Any], records: list[Record], corpus_changes: list[str] | None = None
+) -> dict[str, Any]:
+    """The whole report: header, totals, the tag x outcome matrix, and one record per case.
+
+    `corpus_changes` (files of the corpus or snapshots that changed during the run) fail it.
+    """
+    ordered = sorted(records, key=lambda r: r.id)
+    outcomes = Counter(r.outcome for r in ordered)
+    gates = Counter(r.gate for r in ordered)
+    tag_order = known_tags()
+    seen = {tag for r in ordered for tag in r.tags}
+    tags = [t for t in tag_order if t in seen] + sorted(seen - set(tag_order))
+    matrix = {tag: {col: 0 for col in COLUMNS} for tag in tags}
+    for record in ordered:
+        for tag in record.tags:
+            matrix[tag][record.outcome] = matrix[tag].get(record.outcome, 0) + 1
+    return {
+        "header": head,
+        "verdict": ("FAIL" if corpus_changes or any(gates[g] for g in GATE_FAILURES) else "PASS"),
+        "corpus_changes": list(corpus_changes or []),
+        "totals": {
+            "cases": len(ordered),
+            "outcomes": {col: outcomes[col] for col in COLUMNS if outcomes[col]},
+            "gates": {gate: gates[gate] for gate in GATES if gates[gate]},
+        },
+        "matrix": matrix,
+        "informative": informative_summary(ordered),
+        "diagnostics": diagnostic_summary(ordered),
+        "cases": [r.to_json() for r in ordered],
+    }
+
+
+def diagnostic_summary(records: list[Record]) -> dict[str, Any]:
+    """Over the rejections the candidate made (PRO-4): how many had the expected code and line,
+    and the cases whose code differs (informative unless the profile matches codes)."""
+    made = [r for r in records if r.diagnostic and "expected_code" in r.diagnostic]
+    return {
+        "rejections": len(made),
+        "code_matches": sum(1 for r in made if r.diagnostic.get("code_matches")),
+        "line_matches": sum(1 for r in made if r.diagnostic.get("line_matches")),
+        "other_code": [r.id for r in made if not r.diagnostic.get("code_matches")],
+    }
+
+
+def informative_summary(records: list[Record]) -> dict[str, Any]:
+    """What the candidate said beside its counts, over all cases (OUT-3; never a verdict).
+
+    `cases`: the cases whose answer had informative members; `above_count`: those where
+    `reboots_possible` is more than the count; `phantom_reasons`: phantoms per reason
+    (`unstated` when the candidate gave none).
+    """
+    reasons: Counter[str] = Counter()
+    cases = above = 0
+    for record in records:
+        info = record.informative
+        if not info:
+            continue
+        cases += 1
+        count = (record.actual or {}).get("reboots")
+        possible = info.get("reboots_possible")
+        if isinstance(possible, int) and isinstance(count, int) and possible > count:
+            above += 1
+        for phantom in info.get("phantoms", []):
+            reasons[phantom.get("reason", "unstated")] += 1
+    return {"cases": cases, "above_count": above, "phantom_reasons": dict(sorted(reasons.items()))}
+
+
+def informative_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The cases worth a row in the informative table: a phantom, or a possible count above it."""
+    rows = []
+    for case in report["cases"]:
+        info = case.get("informative") or {}
+        count = (case.get("actual") or {}).get("reboots")
+        possible = info.get("reboots_possible")
+        if info.get("phantoms") or (possible is not None and possible != count):
+            rows.append(case)
+    return rows
+
+
+def show_informative(info: dict[str, Any] | None) -> str:
+    """`reboots_possible 3; phantoms: lost-after-error (1), unknown (2)`, or `-`."""
+    if not info:
+        return "-"
+    parts = []
+    if "reboots_possible" in info:
+        parts.append(f"reboots_possible {info['reboots_possible']}")
+    if "phantoms" in info:
+        parts.append(f"phantoms: {show_phantoms(info)}")
+    return "; ".join(parts) or "-"
+
+
+def show_phantoms(info: dict[str, Any] | None) -> str:
+    """Phantom reasons with their numbers: `lost-after-error (1), unknown (2)`; `-` for none."""
+    phantoms = (info or {}).get("phantoms") or []
+    if not phantoms:
+        return "-"
+    reasons = Counter(p.get("reason", "unstated") for p in phantoms)
+    text = ", ".join(f"{reason} ({n})" for reason, n in sorted(reasons.items()))
+    total = (info or {}).get("phantoms_total")
+    return f"{text} (first {len(phantoms)} of {total})" if total else text
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"),
+        autoescape=jinja2.select_autoescape(["html.j2"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["answer"] = show_answer
+    env.filters["informative"] = show_informative
+    env.filters["phantoms"] = show_phantoms
+    env.filters["mdcell"] = md_text
+    env.filters["mdtext"] = md_text
+    env.filters["mdblock"] = md_code_block
+    env.filters["mdcode"] = md_code_span
+    env.filters["clean"] = clean
+    return env
+
+
+def show_answer(answer: dict[str, Any] | None) -> str:
+    """An answer in a few words: `3`, `reject`, `crash (exit 2)`, `bad-output: ...`."""
+    if not answer:
+        return "-"
+    kind = answer.get("outcome")
+    if kind == "count":
+        if "reboots" in answer:
+            return str(answer["reboots"])
+        return f"count (unreadable: {answer.get('unreadable')})"
+    if kind == "reject":
+        return f"reject ({answer['code']})" if answer.get("code") else "reject"
+    if kind == "crash":
+        if "signal" in answer:
+            return f"crash ({answer['signal']})"
+        if answer.get("exit") is not None:
+            return f"crash (exit {answer['exit']})"
+        return "crash"
+    if kind == "bad-output":
+        return f"bad-output: {answer.get('reason')}"
+    return str(kind)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~!&])")
+_BACKTICKS = re.compile(r"`+")
+
+
+def clean(text: Any) -> str:
+    """Candidate text with control characters (ANSI escapes, NUL, CR...) shown as `\\xNN`;
+    newlines and tabs stay. Used by both reports before any other escaping."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+
+
+def md_text(text: Any) -> str:
+    """Candidate text as inert Markdown on one line (a table cell or a list item): every
+    Markdown or HTML special character is backslash-escaped, newlines become spaces."""
+    one_line = " ".join(clean(text).split())
+    return _MD_SPECIAL.sub(r"\\\1", one_line)
+
+
+def _fence_for(text: str, least: int) -> str:
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    return "`" * max(least, longest + 1)
+
+
+def md_code_block(text: Any) -> str:
+    """A fenced code block that the text cannot close: the fence is longer than any run of
+    backticks inside it (CommonMark)."""
+    body = clean(text).strip("\n")
+    fence = _fence_for(body, 3)
+    return f"{fence}text\n{body}\n{fence}"
+
+
+def md_code_span(text: Any) -> str:
+    """An inline code span, safe in a table cell: one line, a longer backtick fence, `\\|`."""
+    body = " ".join(clean(text).split()).replace("|", "\\|")
+    fence = _fence_for(body, 1)
+    return f"{fence} {body} {fence}"
+
+
+def _with_defaults(report: dict[str, Any]) -> dict[str, Any]:
+    """The report with every header field the templates show (older reports lack some)."""
+    head = dict(report.get("header") or {})
+    head["profile_info"] = {"name": head.get("profile", "?"), **(head.get("profile_claims") or {})}
+    head.setdefault("selection", {})
+    head["selection"] = {"selected": "?", "corpus_cases": "?", **head["selection"]}
+    for key in ("runner_version", "spec_version", "protocol_version", "corpus_digest"):
+        head.setdefault(key, head.get("suite_version", "?") if key == "runner_version" else "?")
+    diagnostics = {"rejections": 0, "code_matches": 0, "line_matches": 0, "other_code": []}
+    return {"corpus_changes": [], "diagnostics": diagnostics, **report, "header": head}
+
+
+def render(report: dict[str, Any], template: str) -> str:
+    report = _with_defaults(report)
+    return (
+        _environment()
+        .get_template(template)
+        .render(report=report, failing=failing(report), informative=informative_rows(report))
+    )
+
+
+def failing(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every claimed case that did not pass (known divergences included, marked as such)."""
+    return [c for c in report["cases"] if c["gate"] in ("fail", "xfail", "xpass")]
+
+
+def write(report: dict[str, Any], folder: Path) -> list[Path]:
+    """Write report.json, report.md and report.html into `folder`; returns their paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / "report.json", folder / "report.md", folder / "report.html"]
+    paths[0].write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n")
+    paths[1].write_text(render(report, "report.md.j2"), encoding="utf-8")
+    paths[2].write_text(render(report, "report.html.j2"), encoding="utf-8")
+    return paths
+
+
+def load(path: Path) -> dict[str, Any]:
+    """Read a report.json (for `compare`); raises ValueError with a one-line reason."""
+    try:
+        data = orjson.loads(path.read_bytes())
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read: {error.strerror or error}") from None
+    except orjson.JSONDecodeError as error:
+        raise ValueError(f"{path}: not JSON: {error}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise ValueError(f"{path}: not a conformance report (no cases list)")
+    return data

@@ -1,0 +1,1 @@
+"""The runner core: cases, candidates, answer readers, process control and one outcome per case."""

@@ -1,0 +1,271 @@
+"""Candidates: what runs for one case (PRO-1). A command, the in-process reference, or a preset.
+
+Every candidate gets a private, read-only copy of the case's input, named `session.jsonl` or
+`session.json`, in a fresh temporary folder that is also its working directory and holds
+nothing else; its environment is an allowlist (`candidate_env`), so nothing names the case and
+no relative path reaches the corpus or the snapshots. `run` always returns a `RunResult` (never
+raises for the candidate's sake). The folder is removed without following symbolic links.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shlex
+import shutil
+import stat
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Protocol
+
+from .answers import AnswerReader, JsonPointerReader
+from .outcome import RunResult
+from .process import run_command
+
+
+class CandidateError(Exception):
+    """A candidate specification that cannot work (one line, shown as a usage error)."""
+
+
+class Candidate(Protocol):
+    """Something that answers for one session file."""
+
+    def describe(self) -> list[str]:
+        """The argv (or a name) for report headers."""
+        ...
+
+    def default_reader(self) -> AnswerReader: ...
+
+    def run(self, source: Path, timeout: float) -> RunResult: ...
+
+
+# PRO-1: the variables a candidate inherits (plus `--pass-env NAME`); nothing else.
+ENV_ALLOWLIST = ("PATH", "HOME", "LANG", "TMPDIR", "TZ")
+ENV_PREFIXES = ("LC_",)
+WINDOWS_ENV = ("SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT")
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """How a case's process is confined: extra variables passed by name, a memory cap (MiB)."""
+
+    pass_env: tuple[str, ...] = ()
+    memory_mb: int | None = None
+
+
+def candidate_env(
+    isolation: Isolation,
+    extra: Mapping[str, str] | None = None,
+    source: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The allowlisted environment (PRO-1), with `extra` (a preset's HOME...) on top."""
+    environ = os.environ if source is None else source
+    names = set(ENV_ALLOWLIST) | set(isolation.pass_env)
+    if sys.platform == "win32":
+        names |= set(WINDOWS_ENV)
+    env = {
+        name: value
+        for name, value in environ.items()
+        if name in names or name.startswith(ENV_PREFIXES)
+    }
+    env["PYTHONIOENCODING"] = "utf-8"
+    env.update(extra or {})
+    return env
+
+
+def _remove_tree(folder: Path) -> None:
+    """Remove `folder` as the candidate left it, never following a symbolic link.
+
+    Only real directories get their mode restored (deleting an entry needs a writable folder,
+    never a writable file); `os.walk` does not descend into links, `lstat` tells a link from a
+    folder, and `shutil.rmtree` unlinks links instead of following them. Every process of the
+    case is dead by now, so nothing swaps a folder for a link between the check and the chmod.
+    """
+    with contextlib.suppress(OSError):
+        if stat.S_ISDIR(os.lstat(folder).st_mode):
+            os.chmod(folder, stat.S_IRWXU)
+    for root, dirs, _ in os.walk(folder):
+        for name in dirs:
+            path = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                if stat.S_ISDIR(os.lstat(path).st_mode):
+                    os.chmod(path, stat.S_IRWXU)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def private_workdir() -> Iterator[Path]:
+    """A temporary folder removed afterwards (read-only leftovers, links: see `_remove_tree`)."""
+    folder = Path(tempfile.mkdtemp(prefix="conformance-"))
+    try:
+        yield folder
+    finally:
+        _remove_tree(folder)
+
+
+def place_copy(source: Path, target: Path) -> Path:
+    """Copy `source` byte for byte to `target` and make it read-only (0o444)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+    target.chmod(0o444)
+    return target
+
+
+def neutral_name(source: Path) -> str:
+    """`session.jsonl` or `session.json`: the extension is the only container signal (PRO-1)."""
+    return "session.json" if source.suffix == ".json" else "session.jsonl"
+
+
+def confined_run(
+    argv: Sequence[str],
+    workdir: Path,
+    timeout: float,
+    isolation: Isolation,
+    extra_env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> RunResult:
+    """Run `argv` in `cwd` (default `workdir`) with the allowlisted environment; `workdir` is
+    hidden in its output."""
+    result = run_command(
+        argv,
+        timeout=timeout,
+        cwd=cwd or workdir,
+        env=candidate_env(isolation, extra_env),
+        memory_mb=isolation.memory_mb,
+    )
+    return without_workdir(result, workdir)
+
+
+def hide_workdir(text: str, workdir: Path) -> str:
+    """Replace the temporary folder in a candidate's messages, so reports are stable."""
+    return text.replace(str(workdir), "<case>")
+
+
+@dataclass(frozen=True)
+class CommandCandidate:
+    """A command line (PRO-1): `{path}` is replaced by the input's path, or the path is appended."""
+
+    argv: tuple[str, ...]
+    isolation: Isolation = field(default_factory=Isolation)
+
+    @classmethod
+    def parse(cls, command: str) -> CommandCandidate:
+        try:
+            argv = tuple(shlex.split(command))
+        except ValueError as error:
+            raise CandidateError(
+                f"cannot split the candidate command {command!r}: {error}"
+            ) from None
+        if not argv or not argv[0]:
+            raise CandidateError("the candidate command is empty")
+        return cls(argv)
+
+    def describe(self) -> list[str]:
+        return list(self.argv)
+
+    def default_reader(self) -> AnswerReader:
+        return JsonPointerReader()
+
+    def command_for(self, path: Path) -> list[str]:
+        if any("{path}" in word for word in self.argv):
+            return [word.replace("{path}", str(path)) for word in self.argv]
+        return [*self.argv, str(path)]
+
+    def program(self) -> str:
+        return self.argv[0]
+
+    def run(self, source: Path, timeout: float) -> RunResult:
+        with private_workdir() as workdir:
+            copy = place_copy(source, workdir / neutral_name(source))
+            return confined_run(self.command_for(copy), workdir, timeout, self.isolation)
+
+
+@dataclass(frozen=True)
+class ReferenceCandidate:
+    """The bundled reference, called in process (`reference.cli.main`) for speed.
+
+    It is classified exactly like a subprocess: its exit code and the text it wrote. There is
+    no time limit in process; `--candidate "rebootspec count"` runs it as a command.
+    """
+
+    def describe(self) -> list[str]:
+        return ["reference (in process)"]
+
+    def default_reader(self) -> AnswerReader:
+        return JsonPointerReader()
+
+    def run(self, source: Path, timeout: float) -> RunResult:
+        from ...reference.cli import main
+
+        with private_workdir() as workdir:
+            copy = place_copy(source, workdir / neutral_name(source))
+            out, err = io.StringIO(), io.StringIO()
+            started = time.monotonic()
+            try:
+                code = main(["count", str(copy)], out, err)
+            except Exception as error:  # a bug in the reference is a crash, not a traceback
+                return RunResult(
+                    start_error=f"the reference raised {type(error).__name__}: {error}",
+                    duration=time.monotonic() - started,
+                )
+            result = RunResult(
+                exit_code=code,
+                stdout=out.getvalue(),
+                stderr=err.getvalue(),
+                duration=time.monotonic() - started,
+            )
+            return without_workdir(result, workdir)
+
+
+def without_workdir(result: RunResult, workdir: Path) -> RunResult:
+    """The result with the temporary folder's path hidden in its stdout and stderr."""
+    note = result.crash_note
+    return replace(
+        result,
+        stdout=hide_workdir(result.stdout, workdir),
+        stderr=hide_workdir(result.stderr, workdir),
+        crash_note=hide_workdir(note, workdir) if note is not None else None,
+    )
+
+
+REFERENCE_NAMES = ("", "reference")
+
+
+def parse_candidate(spec: str | None, isolation: Isolation | None = None) -> Candidate:
+    """`None`/"reference" -> the in-process reference; `NAME:ARG` -> a preset; else a command."""
+    from .presets import PRESETS
+
+    if spec is None or spec.strip() in REFERENCE_NAMES:
+        return ReferenceCandidate()
+    name, sep, argument = spec.partition(":")
+    if sep and name in PRESETS:
+        if not argument:
+            raise CandidateError(f"the preset {name} needs a path: {name}:PATH")
+        preset = PRESETS[name](Path(argument).expanduser())
+        return replace(preset, isolation=isolation) if isolation else preset  # type: ignore[type-var]
+    command = CommandCandidate.parse(spec)
+    return replace(command, isolation=isolation) if isolation else command
+
+
+def startable(candidate: Candidate) -> str | None:
+    """Why the candidate's program cannot be started (not found, not executable), or None."""
+    program = getattr(candidate, "program", None)
+    if program is None:
+        return None
+    name = program()
+    path = candidate_env(Isolation()).get("PATH", os.defpath)
+    if os.sep in name or (os.altsep and os.altsep in name):
+        target = Path(name)
+        if not target.exists():
+            return f"the candidate program {name} does not exist"
+        if target.is_dir() or not os.access(target, os.X_OK):
+            return f"the candidate program {name} is not executable"
+        return None
+    if shutil.which(name, path=path) is None:
+        return f"the candidate program {name!r} is not found on PATH"
+    return None

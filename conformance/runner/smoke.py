@@ -1,0 +1,128 @@
+"""`smoke`: five easy cases that show an adapter is wired right, before a full run (bowtie smoke).
+
+One case per kind of answer a candidate must get right: a count from a plain snapshot, a
+count through a Push, a phantom (0), a rejection and a legacy .json. The easiest case of each
+kind is the one with the fewest tags and the smallest input, so the choice is stable; a case
+whose count spec 2.0 changed is picked only when there is no other, so a 1.0 counter can
+smoke-test its adapter too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .answers import AnswerReader
+from .candidates import Candidate
+from .corpus import Case
+from .profiles import Profile
+from .records import Record, check_case
+from .snapshots import read_expectation
+
+
+@dataclass(frozen=True)
+class Pick:
+    label: str
+    wants: Callable[[Case], bool]
+
+
+PICKS = (
+    Pick(
+        "plain snapshot count",
+        lambda c: (
+            "initial-only" in c.tags
+            and c.container == "jsonl"
+            and c.expect["outcome"] == "count"
+            and "phantom" not in c.tags
+            and c.expect["reboots"] > 0
+        ),
+    ),
+    Pick("push", lambda c: "push-append" in c.tags and c.expect["outcome"] == "count"),
+    Pick("phantom", lambda c: "phantom" in c.tags and c.expect["outcome"] == "count"),
+    Pick("rejection", lambda c: c.expect["outcome"] == "reject"),
+    Pick(
+        "legacy json",  # a flat session file (LEG-1), not an Export Chat file
+        lambda c: (
+            c.container == "json" and "legacy-json" in c.tags and c.expect["outcome"] == "count"
+        ),
+    ),
+)
+
+CHANGED = "count-changed-v2"
+
+_HINTS = {
+    "bad-output": "no count could be read: check --answer-key/--answer-pointer/--answer-last-int",
+    "crash": "the command fails, exits 2+, or exits 1 without an `error: PATH:LINE: E-CODE: "
+    "reason` line on stderr (protocol 2): check the command, {path} and the diagnostic",
+    "timeout": "the candidate hangs: does it wait for stdin or a flag?",
+    "false-error": "valid logs are rejected (exit 1): is the path reaching the candidate?",
+    "missed-error": "a rejection was answered: the candidate must exit 1 on an invalid log",
+    "unpinned": "the chosen case has no snapshot: the corpus and snapshots are out of step",
+}
+
+
+def choose(cases: list[Case]) -> list[tuple[str, Case | None]]:
+    """The five smoke cases (None where the corpus has no case of that kind)."""
+    chosen: list[tuple[str, Case | None]] = []
+    used: set[str] = set()
+    for pick in PICKS:
+        fits = [c for c in cases if c.id not in used and pick.wants(c)]
+        # A case whose count 2.0 changed comes last: the smoke checks the wiring, not the rules.
+        fits.sort(key=lambda c: (CHANGED in c.tags, len(c.tags), c.input.stat().st_size, c.id))
+        best = fits[0] if fits else None
+        if best is not None:
+            used.add(best.id)
+        chosen.append((pick.label, best))
+    return chosen
+
+
+def smoke(
+    cases: list[Case], candidate: Candidate, reader: AnswerReader, profile: Profile, timeout: float
+) -> tuple[str, bool]:
+    """Run the five cases; returns the one-screen verdict and whether all passed."""
+    picked = choose(cases)
+    width = max([5, *(len(case.id) for _, case in picked if case is not None)])
+    rows = [f"{'kind':<22} {'case':<{width}} {'expected':<9} {'actual':<16} outcome"]
+    records: list[Record] = []
+    missing = []
+    for label, case in picked:
+        if case is None:
+            missing.append(label)
+            rows.append(f"{label:<22} {'-':<{width}} (no such case in the corpus)")
+            continue
+        record = check_case(
+            case,
+            candidate=candidate,
+            reader=reader,
+            expected=read_expectation(case.id),
+            profile=profile,
+            divergence=None,
+            timeout=timeout,
+        )
+        records.append(record)
+        from ..reports.report import show_answer
+
+        rows.append(
+            f"{label:<22} {case.id:<{width}} {show_answer(record.expected):<9} "
+            f"{show_answer(record.actual)[:40]:<16} {record.outcome}"
+        )
+        if record.outcome not in ("pass", "not-claimed"):
+            rows.append(f"{'':<22} {record.detail}")
+            stderr = record.stderr.strip().splitlines()
+            if stderr:
+                rows.append(f"{'':<22} stderr: {stderr[-1][:100]}")
+    ok = bool(records) and all(r.outcome in ("pass", "not-claimed") for r in records)
+    rows.append("")
+    rows.append(f"candidate: {' '.join(candidate.describe())}; answer: {reader.describe()}")
+    if ok:
+        rows.append(f"OK: the adapter is wired right ({len(records)} of 5 cases pass).")
+    else:
+        seen = Counter(r.outcome for r in records if r.outcome != "pass")
+        rows.append(
+            "NOT OK: " + (", ".join(f"{n} {o}" for o, n in seen.items()) or "no cases to run")
+        )
+        rows.extend(f"  hint: {_HINTS[o]}" for o in seen if o in _HINTS)
+    if missing:
+        rows.append(f"(the corpus has no case for: {', '.join(missing)})")
+    return "\n".join(rows) + "\n", ok

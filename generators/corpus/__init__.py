@@ -1,0 +1,1 @@
+"""The golden corpus: building generated cases, case IDs, lint, and adding a hand-written case."""

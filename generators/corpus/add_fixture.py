@@ -1,0 +1,345 @@
+"""`rebootspec add-fixture SESSION ...`: a contributed session becomes a corpus case.
+
+The person states the expected outcome (FIXTURES.md: expectations come from a person, never
+from running a counter). This tool copies the file byte for byte under a fresh case ID, writes
+`case.toml`, validates it against spec/case.schema.json, and shows the reference's `explain`
+timeline next to the stated expectation. When they disagree it refuses (exit 3) unless
+`--force`: then either the expectation is wrong, or the reference is, and the pull request
+must say which.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import io
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...fixtures import CORPUS_DIR
+from ...reference import count_path
+from ...reference.cli import UsageParser, explain
+from ...reference.eras import load_table
+from ...reference.errors import ERROR_CODES, Rejection
+from ...spec import SPEC_DIR
+from .ids import new_id, taken
+
+SPEC = SPEC_DIR
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_REFUSED = 3
+# Byte patterns that a real, un-anonymized session holds and an anonymized one cannot
+# (the anonymizer leaves no `/` or `\` in any replaced string).
+PRIVATE_HINTS = (b"file:///", b"/Users/", b"/home/", b"C:\\\\", b"vscode-remote://")
+
+
+@dataclass
+class Expectation:
+    """What the person says the outcome is."""
+
+    reboots: int | None = None
+    error: str | None = None
+    line: int | None = None
+
+    def as_toml_table(self) -> dict[str, Any]:
+        if self.reboots is not None:
+            return {"outcome": "count", "reboots": self.reboots}
+        return {"outcome": "reject", "error": self.error, "line": self.line}
+
+    def describe(self) -> str:
+        if self.reboots is not None:
+            return f"reboots {self.reboots}"
+        return f"rejected with {self.error} at line {self.line}"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = UsageParser(
+        prog="rebootspec add-fixture",
+        description="Add an (anonymized) session to the corpus with a hand-written expectation.",
+        epilog="example: rebootspec add-fixture /tmp/new-era.jsonl --title 'two compactions, "
+        "one summary each' --rules CNT-2 --tags aba --era compacted --expect-reboots 2",
+    )
+    parser.add_argument("session", type=Path, help="the session file (.jsonl or .json)")
+    parser.add_argument("--title", required=True, help="what the case shows (no 'should')")
+    parser.add_argument("--rules", required=True, help="comma-separated rule IDs, e.g. RPL-7,CNT-2")
+    parser.add_argument("--tags", required=True, help="comma-separated tags from spec/tags.txt")
+    parser.add_argument("--era", required=True, help='an era id of spec/eras.toml, or "none"')
+    expect = parser.add_mutually_exclusive_group(required=True)
+    expect.add_argument("--expect-reboots", type=int, metavar="N", help="the count you expect")
+    expect.add_argument("--expect-reject", metavar="E-CODE", help="the error code you expect")
+    parser.add_argument("--line", type=int, help="with --expect-reject: the offending line")
+    parser.add_argument("--author", default="anonymous", help="your name for the provenance")
+    parser.add_argument(
+        "--hand-written",
+        action="store_true",
+        help="the file was written by hand, not anonymized (provenance author:NAME)",
+    )
+    parser.add_argument("--comment", default="", help="free text for hard cases")
+    parser.add_argument("--fixtures", type=Path, default=CORPUS_DIR, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="write the case although the reference disagrees or the file looks private",
+    )
+    return parser
+
+
+def known_tags(path: Path = SPEC / "tags.txt") -> set[str]:
+    """The closed tag list: the first word of every line that is not a comment."""
+    lines = path.read_text("utf-8").splitlines()
+    return {line.split()[0] for line in lines if line.strip() and not line.startswith("#")}
+
+
+def known_rules(spec: Path = SPEC) -> set[str] | None:
+    """Rule IDs defined by headings of SPEC.md and PROTOCOL.md (`### RPL-7 ...`, `### PRO-2`).
+
+    None when there is no SPEC.md (then any well-formed ID is accepted).
+    """
+    if not (spec / "SPEC.md").exists():
+        return None
+    found: set[str] = set()
+    for name in ("SPEC.md", "PROTOCOL.md"):
+        path = spec / name
+        if path.exists():
+            found |= set(re.findall(r"^#+ ([A-Z]{3}-[0-9]+)\b", path.read_text("utf-8"), re.M))
+    return found
+
+
+def _split(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+def _problems(args: argparse.Namespace, rules: list[str], tags: list[str]) -> list[str]:
+    problems = []
+    session: Path = args.session
+    if session.suffix not in (".json", ".jsonl"):
+        problems.append(f"{session}: not a .json or .jsonl file")
+    elif not session.is_file():
+        problems.append(f"{session}: no such file")
+    if args.expect_reject is not None:
+        if args.expect_reject not in ERROR_CODES:
+            problems.append(f"--expect-reject {args.expect_reject}: not one of {ERROR_CODES}")
+        if args.line is None:
+            problems.append("--expect-reject needs --line N (0: the whole file)")
+    elif args.line is not None:
+        problems.append("--line goes with --expect-reject only")
+    unknown_tags = sorted(set(tags) - known_tags())
+    if unknown_tags:
+        problems.append(f"unknown tags {unknown_tags}: use spec/tags.txt (or add one there)")
+    defined = known_rules()
+    if defined is not None and set(rules) - defined:
+        problems.append(
+            f"rules not in spec/SPEC.md or spec/PROTOCOL.md: {sorted(set(rules) - defined)}"
+        )
+    for name, text in (
+        ("--title", args.title),
+        ("--comment", args.comment),
+        ("--author", args.author),
+    ):
+        if not _is_text(text):
+            problems.append(f"{name}: not valid UTF-8 text")
+    eras = {era["id"] for era in load_table()["eras"]}
+    if args.era != "none" and args.era not in eras:
+        problems.append(
+            f"era {args.era!r} is not in spec/eras.toml ({sorted(eras)} or none): "
+            "add the era row first (CONTRIBUTING.md)"
+        )
+    return problems
+
+
+def _is_text(text: str) -> bool:
+    """Arguments arrive with undecodable bytes as lone surrogates; case.toml must be UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def private_hint(data: bytes) -> str | None:
+    """A sign that the file was not anonymized, or None."""
+    for hint in PRIVATE_HINTS:
+        where = data.find(hint)
+        if where >= 0:
+            return f"{hint.decode()!r} at byte {where}"
+    return None
+
+
+def reference_view(session: Path) -> tuple[Expectation, str]:
+    """What the reference answers for the file, and the text to show the person."""
+    try:
+        result = count_path(session)
+    except Rejection as rejection:
+        text = f"error: {session}:{rejection.line}: {rejection.code}: {rejection.reason}\n"
+        return Expectation(error=rejection.code, line=rejection.line), text
+    return Expectation(reboots=result.reboots), explain(result)
+
+
+def case_table(
+    args: argparse.Namespace, case_id: str, rules: list[str], tags: list[str]
+) -> dict[str, Any]:
+    provenance = ("author:" if args.hand_written else "anonymized:") + args.author
+    table: dict[str, Any] = {
+        "id": case_id,
+        "title": args.title,
+        "rules": rules,
+        "tags": tags,
+        "era": args.era,
+        "container": args.session.suffix.lstrip("."),
+        "provenance": provenance,
+    }
+    if args.comment:
+        table["comment"] = args.comment
+    table["expect"] = expectation_of(args).as_toml_table()
+    return table
+
+
+def expectation_of(args: argparse.Namespace) -> Expectation:
+    if args.expect_reboots is not None:
+        return Expectation(reboots=args.expect_reboots)
+    return Expectation(error=args.expect_reject, line=args.line)
+
+
+def to_toml(table: dict[str, Any]) -> str:
+    """case.toml in the corpus's layout (FIXTURES.md). JSON string escapes are valid TOML."""
+    out = io.StringIO()
+    for key, value in table.items():
+        if key != "expect":
+            out.write(f"{key} = {_toml_value(value)}\n")
+    out.write("\n[expect]\n")
+    for key, value in table["expect"].items():
+        out.write(f"{key} = {_toml_value(value)}\n")
+    return out.getvalue()
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    if isinstance(value, int):
+        return str(value)
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def schema_errors(table: dict[str, Any]) -> list[str]:
+    """Validation against spec/case.schema.json (jsonschema)."""
+    try:
+        import jsonschema
+    except ImportError:
+        return ["jsonschema is not installed: pip install -e '.[test]'"]
+    schema = json.loads((SPEC / "case.schema.json").read_text("utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    return [
+        f"{'/'.join(map(str, error.absolute_path)) or 'case'}: {error.message}"
+        for error in validator.iter_errors(table)
+    ]
+
+
+NEXT_STEPS = """\
+next steps:
+  1. read fixtures/{id}/case.toml; sharpen the title (what the case shows, no "should")
+  2. if the marker text is new: add the era row to spec/eras.toml, then rebuild the
+     generated cases: python -m rebootspec.generators build
+  3. pin the outcome: tox -e conformance -- --snapshot-update   (review the snapshot diff)
+  4. check: tox -e lint,corpus   then   tox
+  5. open a pull request: say where the log came from (VS Code and Copilot Chat versions)
+     and why you expect this outcome
+"""
+
+
+def cli(argv: list[str]) -> int:
+    """Run `add-fixture`; 0 written, 2 usage error, 3 refused (disagreement or private)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+    rules, tags = _split(args.rules), _split(args.tags)
+    problems = _problems(args, rules, tags)
+    if problems:
+        for problem in problems:
+            sys.stderr.write(f"error: {problem}\n")
+        return EXIT_USAGE
+    try:
+        data = args.session.read_bytes()
+    except OSError as failure:
+        sys.stderr.write(f"error: {args.session}: cannot read: {failure.strerror or failure}\n")
+        return EXIT_USAGE
+    hint = None if args.hand_written else private_hint(data)
+    if hint is not None and not args.force:
+        sys.stderr.write(
+            f"REFUSED: {args.session} does not look anonymized ({hint}).\n"
+            "  run `rebootspec anonymize IN OUT` first; for a hand-written file "
+            "use --hand-written\n"
+        )
+        return EXIT_REFUSED
+    fixtures: Path = args.fixtures
+    case_id = new_id(taken(fixtures))
+    table = case_table(args, case_id, rules, tags)
+    errors = schema_errors(table)
+    if errors:
+        for problem in errors:
+            sys.stderr.write(f"error: case.toml: {problem}\n")
+        return EXIT_USAGE
+    mine = expectation_of(args)
+    try:
+        theirs, timeline = reference_view(args.session)
+    except Exception as failure:  # a bug in the reference: say so, write nothing
+        sys.stderr.write(f"error: the reference failed on {args.session}: {failure!r}\n")
+        return EXIT_REFUSED
+    print(f"the reference's view of {args.session}:")
+    print(timeline, end="")
+    print(f"your expectation:   {mine.describe()}")
+    print(f"the reference says: {theirs.describe()}")
+    if mine != theirs:
+        if not args.force:
+            sys.stderr.write(
+                "REFUSED: your expectation and the reference disagree; nothing was written.\n"
+                "  check the timeline above. If the reference is wrong, rerun with --force and\n"
+                "  explain why in --comment and in the pull request.\n"
+            )
+            return EXIT_REFUSED
+        sys.stderr.write(
+            "WARNING: writing a case the reference disagrees with (--force): the conformance\n"
+            "  suite will fail for the reference until the spec or the reference changes.\n"
+        )
+    try:
+        _write_case(fixtures / case_id, args.session, table)
+    except OSError as failure:
+        sys.stderr.write(
+            f"error: {fixtures / case_id}: {failure.strerror or failure}; nothing was written\n"
+        )
+        return EXIT_USAGE
+    print(f"wrote {fixtures / case_id}/ (session{args.session.suffix}, case.toml)")
+    print(NEXT_STEPS.format(id=case_id), end="")
+    return EXIT_OK
+
+
+def _write_case(folder: Path, session: Path, table: dict[str, Any]) -> None:
+    """Create the case folder (never over an existing one) with both files, or nothing at all.
+
+    Both files are written into a private temporary folder beside it, which is then renamed
+    into place in one step; any failure removes that temporary folder and leaves the corpus as
+    it was.
+    """
+    text = to_toml(table)
+    if tomllib.loads(text) != table:  # the writer's own check: what is read is what was meant
+        raise AssertionError(f"case.toml does not round-trip:\n{text}")
+    if folder.exists() or folder.is_symlink():
+        raise FileExistsError(errno.EEXIST, "the case folder exists", str(folder))
+    staging = Path(
+        tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".partial", dir=folder.parent)
+    )
+    try:
+        shutil.copyfile(session, staging / f"session{session.suffix}")
+        (staging / "case.toml").write_text(text, encoding="utf-8", newline="\n")
+        os.rename(staging, folder)  # fails if the folder appeared meanwhile (non-empty target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
