@@ -30,13 +30,15 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
-from rebootspec.conformance import DEFAULT_CORPUS, PACKAGE_DIR, REPO_ROOT
+from rebootspec.conformance import DEFAULT_CORPUS, PACKAGE_DIR
 from rebootspec.conformance.runner.answers import JsonPointerReader
 from rebootspec.conformance.runner.candidates import CommandCandidate
 from rebootspec.conformance.runner.corpus import Case, load_corpus
 from rebootspec.conformance.runner.profiles import load_profile
 from rebootspec.conformance.runner.records import check_case
 from rebootspec.conformance.runner.snapshots import read_expectation
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 def _best(repeat: int, action: Callable[[], None]) -> float:

@@ -10,11 +10,12 @@ the snapshots agree with case.toml is checked by the project's own tests
 
 from __future__ import annotations
 
+from syrupy.assertion import SnapshotAssertion
+
 from rebootspec.conformance import DEFAULT_CORPUS
 from rebootspec.conformance.plugin import ConformanceRun
 from rebootspec.conformance.runner.corpus import Case
 from rebootspec.conformance.runner.snapshots import pinned_ids, snapshot_path
-from syrupy.assertion import SnapshotAssertion
 
 
 def test_expectation(case: Case, snapshot: SnapshotAssertion) -> None:

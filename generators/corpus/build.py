@@ -1,4 +1,4 @@
-"""`python -m rebootspec.generators build`: writes the generated cases into fixtures/ or checks them.
+"""`python -m rebootspec.generators build`: writes the generated cases into fixtures/, or checks.
 
 Only folders whose case.toml says `provenance = "generator:..."` are ever written or removed;
 hand-written cases are left alone. A generated folder that no scenario makes any more is

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import strategies as st
+
 from rebootspec.reference.eras import load_table
 
 TABLE = load_table()

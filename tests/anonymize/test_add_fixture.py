@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+
 from rebootspec.generators.corpus.add_fixture import cli
 from rebootspec.generators.corpus.ids import ALPHABET
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from rebootspec.generators.anonymize.command import cli
 
 LOG = (

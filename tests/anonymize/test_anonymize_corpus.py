@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
 from rebootspec.generators.anonymize.command import anonymize_bytes
 from rebootspec.reference.count import count_state
 from rebootspec.reference.errors import Rejection

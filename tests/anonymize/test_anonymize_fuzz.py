@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from hypothesis import example, given
 from hypothesis import strategies as st
+
 from rebootspec.generators.anonymize.command import anonymize_bytes
 from rebootspec.reference.count import count_state
 from rebootspec.reference.errors import Rejection

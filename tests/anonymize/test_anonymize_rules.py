@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import orjson
 import pytest
+
 from rebootspec.generators.anonymize.command import anonymize_bytes
 from rebootspec.generators.anonymize.pseudonym import Pseudonyms
 from rebootspec.reference.count import count_state

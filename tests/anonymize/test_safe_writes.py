@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from rebootspec.generators.anonymize.command import cli as anonymize
 from rebootspec.generators.corpus import add_fixture
 

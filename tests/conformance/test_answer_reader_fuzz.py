@@ -12,6 +12,7 @@ import json
 
 from hypothesis import given
 from hypothesis import strategies as st
+
 from rebootspec.conformance.runner.answers import (
     JsonPointerReader,
     LastIntegerReader,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from rebootspec.conformance.runner.answers import (
     JsonPointerReader,
     LastIntegerReader,

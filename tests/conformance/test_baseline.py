@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from rebootspec.conformance.reports.baseline import TODO, baseline, write_baseline
 from rebootspec.conformance.runner.divergences import DivergenceError, load_divergences
 

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+
 from rebootspec.conformance.cli import COMMANDS, main
 
 EXPECTED = [

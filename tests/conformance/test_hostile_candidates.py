@@ -19,6 +19,7 @@ import cf_kit as kit
 import psutil
 import pytest
 from cf_runner import corpus, outcomes, report, run
+
 from rebootspec.conformance.runner.answers import JsonPointerReader
 from rebootspec.conformance.runner.candidates import CommandCandidate, Isolation
 from rebootspec.conformance.runner.outcome import classify

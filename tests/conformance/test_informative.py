@@ -9,6 +9,7 @@ from typing import Any
 
 import orjson
 import pytest
+
 from rebootspec.conformance.reports.compare import compare
 from rebootspec.conformance.reports.report import build, render, show_informative, show_phantoms
 from rebootspec.conformance.runner.answers import (

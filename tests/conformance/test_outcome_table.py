@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 
 import pytest
+
 from rebootspec.conformance.runner.answers import JsonPointerReader, LastIntegerReader
 from rebootspec.conformance.runner.outcome import RunResult, classify
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from rebootspec.conformance.runner.answers import PatternReader
 from rebootspec.conformance.runner.candidates import CandidateError, parse_candidate
 from rebootspec.conformance.runner.outcome import classify

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from rebootspec.conformance.runner.corpus import Case, known_tags
 from rebootspec.conformance.runner.profiles import (
     DEFAULT_PROFILE,

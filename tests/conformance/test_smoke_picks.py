@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from cf_runner import corpus, fake
+
 from rebootspec.conformance.runner.corpus import load_corpus
 from rebootspec.conformance.runner.smoke import choose
 

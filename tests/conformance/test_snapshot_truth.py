@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from cf_runner import corpus
+
 from rebootspec.conformance import DEFAULT_CORPUS, DEFAULT_SNAPSHOTS
 from rebootspec.conformance.runner.corpus import load_corpus
 from rebootspec.conformance.runner.snapshots import ExpectationSnapshots, drift

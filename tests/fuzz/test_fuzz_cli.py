@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from fuzz_kit import FAKE_SCRIPT
+
 from rebootspec.conformance.fuzzing.differential import cli
 from rebootspec.conformance.runner.corpus import load_case
 from rebootspec.generators.corpus.lint import SPEC, Lint

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from fuzz_kit import IgnoresI, RejectsTornTails, SlowReference, load_fake
+
 from rebootspec.conformance.fuzzing.describe import case_tags
 from rebootspec.conformance.fuzzing.differential import FuzzResult, fuzz
 from rebootspec.conformance.runner.candidates import ReferenceCandidate

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hypothesis import given
+
 from rebootspec.conformance.fuzzing.describe import case_rules, case_tags, title
 from rebootspec.conformance.fuzzing.plans import (
     FuzzCase,

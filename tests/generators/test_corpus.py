@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 import pytest
+
 from rebootspec.generators.corpus import build
 from rebootspec.generators.corpus.cases import all_cases, generate, pairs, title_count
 from rebootspec.generators.session.eras import eras

@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from rebootspec.generators.corpus import ids, lint
 
 ROOT = Path(__file__).resolve().parents[2]

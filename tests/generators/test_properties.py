@@ -7,6 +7,7 @@ The replay and the count are the reference's; the expectation is the plan's own
 from __future__ import annotations
 
 from hypothesis import given
+
 from rebootspec.generators.session.legacy import to_legacy
 from rebootspec.generators.session.model import SESSION, extract
 from rebootspec.generators.session.plan import (

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from rebootspec.generators.corpus.realworld import THRESHOLD, cli, reduce_export
 from rebootspec.reference import count_path
 

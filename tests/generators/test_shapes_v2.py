@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+
 from rebootspec.generators.corpus.cases import Case, all_cases
 from rebootspec.generators.session.plan import (
     Flag,
@@ -22,7 +23,6 @@ from rebootspec.generators.session.plan import (
     expected_reboots_possible,
 )
 from rebootspec.reference.count import count_state
-
 from tests.generators.v2_reading import count, final_state, phantoms
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")

@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 import orjson
+
 from rebootspec.generators.session.model import REQUEST, SESSION, extract
 from rebootspec.generators.session.writer import LogWriter, flat_json
 

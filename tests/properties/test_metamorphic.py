@@ -13,6 +13,7 @@ from dataclasses import replace
 import orjson
 from hypothesis import given
 from hypothesis import strategies as st
+
 from rebootspec.conformance.fuzzing.plans import FuzzCase, fuzz_cases, play_case
 from rebootspec.generators.session.plan import (
     Compaction,

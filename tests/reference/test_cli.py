@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 import pytest
+
 from rebootspec.reference import cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
+
 from rebootspec.reference import count_path
 from rebootspec.reference.count import count_state, md5_hex
 from rebootspec.reference.errors import Rejection

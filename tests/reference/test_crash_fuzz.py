@@ -17,6 +17,7 @@ import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from rebootspec.reference.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

@@ -19,9 +19,10 @@ from typing import Any
 
 import orjson
 import pytest
-import rebootspec.reference as reference
 from hypothesis import given
 from hypothesis import strategies as st
+
+import rebootspec.reference as reference
 from rebootspec.generators.session.strategies import drawn_sessions
 from rebootspec.reference import count_path, fastpath
 from rebootspec.reference.cli import explain, main

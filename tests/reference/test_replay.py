@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from rebootspec.reference import count_path
 from rebootspec.reference.errors import Rejection
 from rebootspec.reference.replay import HOLE_LIMIT, load_flat, load_path, replay_bytes
