@@ -89,7 +89,7 @@ def contenders(
 
 
 def _qhoami(path: Path, checkout: Path, env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
-    from rebootspec.conformance.runner.presets import (
+    from rebootspec.conformance.presets.vscode_tree import (
         SESSION_ID,
         WORKSPACE_HASH,
         lay_session,

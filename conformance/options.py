@@ -1,56 +1,351 @@
-"""Every setting of a conformance run, defined once: its option, its environment variable, its help.
+"""Every setting of a conformance run, defined once: its option, its environment variable, its
+help and how its value is parsed and checked.
 
-The pytest plugin (`rebootspec run`, `pytest --candidate ...`), `smoke` and `fuzz` all read their
-settings through this table, so `CONFORMANCE_CANDIDATE` means the same everywhere and a new
-setting is one entry here. A command-line value wins over the environment; an empty variable
-counts as unset.
+`rebootspec run` (the pytest plugin), `rebootspec smoke` and `rebootspec fuzz` all declare their
+options with `add_settings` and read them through `Settings`, so `CONFORMANCE_CANDIDATE` means
+the same in each and a new setting is one entry in `SETTINGS`. A command-line value wins over
+the environment, an empty variable counts as unset, and `--pass-env` adds the names of both.
+A value that cannot work (two answer readers, a bad JSON pointer, an unknown preset...) raises
+`OptionError`: one line that each command shows as a usage error (exit 2).
 """
 
 from __future__ import annotations
 
 import os
+import textwrap
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from . import DEFAULT_CORPUS
+from .presets import known_presets, parse_candidate
+from .runner.answers import AnswerReader, JsonPointerReader, LastIntegerReader, pointer_tokens
+from .runner.candidates import Candidate, CandidateError, Isolation
 
 DEFAULT_TIMEOUT = 10.0
+MIN_MEMORY_MB = 16
 
-# option name -> (environment fallback, help)
-OPTIONS: dict[str, tuple[str, str]] = {
-    "candidate": (
-        "CONFORMANCE_CANDIDATE",
-        'the candidate: a command ("{path}" or appended), qhoami:DIR, reboot-count:SCRIPT; '
-        "default: the bundled reference, in process",
-    ),
-    "answer_key": ("CONFORMANCE_ANSWER_KEY", "read the count at this key of stdout's JSON"),
-    "answer_pointer": ("CONFORMANCE_ANSWER_POINTER", "read the count at this JSON pointer"),
-    "case_timeout": ("CONFORMANCE_CASE_TIMEOUT", f"seconds per case (default {DEFAULT_TIMEOUT:g})"),
-    "profile": (
-        "CONFORMANCE_PROFILE",
-        "claimed features: spec-v2 (default), spec-v1, seed-rubric-2026-02, or a TOML file",
-    ),
-    "known_divergences": (
-        "CONFORMANCE_KNOWN_DIVERGENCES",
-        "TOML: [ID] reason = ... (strict expected failures)",
-    ),
-    "case_memory": (
-        "CONFORMANCE_CASE_MEMORY",
-        "cap each case's address space at this many MiB (RLIMIT_AS; POSIX)",
-    ),
-    "report_dir": ("CONFORMANCE_REPORT_DIR", "write report.json, report.md and report.html here"),
-    "corpus": ("CONFORMANCE_CORPUS", "the fixtures folder (default: fixtures/ of this repository)"),
-    "conformance_snapshots": (
-        "CONFORMANCE_SNAPSHOTS",
-        "the snapshot folder (default: conformance/__snapshots__)",
-    ),
+
+class OptionError(Exception):
+    """A setting that cannot work (one line, shown as a usage error)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: `--flag` (from `dest`), its CONFORMANCE_* variable and its help."""
+
+    dest: str
+    env: str
+    help: str
+    kind: Literal["text", "flag", "list"] = "text"
+    metavar: str | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.dest.replace("_", "-")
+
+    def env_help(self) -> str:
+        if self.kind == "flag":
+            return f"{self.env}=1"
+        if self.kind == "list":
+            return f"{self.env}=A,B"
+        return self.env
+
+
+SETTINGS: dict[str, Setting] = {
+    s.dest: s
+    for s in (
+        Setting(
+            "candidate",
+            "CONFORMANCE_CANDIDATE",
+            'the candidate: a command ("{path}" is replaced by the input, else it is appended), '
+            f"or a preset ({known_presets()}); default: the bundled reference, in process",
+            metavar="CMD",
+        ),
+        Setting(
+            "answer_key",
+            "CONFORMANCE_ANSWER_KEY",
+            "read the count at this key of stdout's JSON (default: reboots)",
+            metavar="KEY",
+        ),
+        Setting(
+            "answer_pointer",
+            "CONFORMANCE_ANSWER_POINTER",
+            "read the count at this JSON pointer of stdout, e.g. /result/reboots",
+            metavar="POINTER",
+        ),
+        Setting(
+            "answer_last_int",
+            "CONFORMANCE_ANSWER_LAST_INT",
+            "read the count as the last integer printed",
+            kind="flag",
+        ),
+        Setting(
+            "case_timeout",
+            "CONFORMANCE_CASE_TIMEOUT",
+            f"seconds per case (default {DEFAULT_TIMEOUT:g})",
+            metavar="SECONDS",
+        ),
+        Setting(
+            "case_memory",
+            "CONFORMANCE_CASE_MEMORY",
+            "cap each case's address space at this many MiB (RLIMIT_AS; POSIX)",
+            metavar="MIB",
+        ),
+        Setting(
+            "pass_env",
+            "CONFORMANCE_PASS_ENV",
+            "also pass this environment variable to the candidate (repeatable; the default is "
+            "an allowlist: PATH, HOME, LANG, LC_*, TMPDIR, TZ)",
+            kind="list",
+            metavar="NAME",
+        ),
+        Setting(
+            "profile",
+            "CONFORMANCE_PROFILE",
+            "claimed features: spec-v2 (default), spec-v1, seed-rubric-2026-02, or a TOML file",
+            metavar="PROFILE",
+        ),
+        Setting(
+            "known_divergences",
+            "CONFORMANCE_KNOWN_DIVERGENCES",
+            "TOML: [ID] reason = ... (strict expected failures)",
+            metavar="FILE",
+        ),
+        Setting(
+            "report_dir",
+            "CONFORMANCE_REPORT_DIR",
+            "write report.json, report.md and report.html here",
+            metavar="DIR",
+        ),
+        Setting(
+            "corpus",
+            "CONFORMANCE_CORPUS",
+            "the fixtures folder (default: the bundled corpus)",
+            metavar="DIR",
+        ),
+        Setting(
+            "conformance_snapshots",
+            "CONFORMANCE_SNAPSHOTS",
+            "the snapshot folder (default: the bundled snapshots)",
+            metavar="DIR",
+        ),
+    )
 }
 
+ANSWER_SETTINGS = ("answer_key", "answer_pointer", "answer_last_int")
+CANDIDATE_SETTINGS = ("candidate", *ANSWER_SETTINGS, "case_timeout", "case_memory", "pass_env")
+# Which settings each command takes (the plugin, hence `rebootspec run`, takes them all).
+RUN_SETTINGS = tuple(SETTINGS)
+SMOKE_SETTINGS = (*CANDIDATE_SETTINGS, "profile", "corpus", "conformance_snapshots")
+FUZZ_SETTINGS = CANDIDATE_SETTINGS
 
-def from_environment(name: str) -> str | None:
-    """The environment fallback of setting `name` (None when unset or empty)."""
-    return os.environ.get(OPTIONS[name][0]) or None
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("", "0", "false", "no", "off")
 
 
-def describe_options() -> str:
-    """The settings as help lines: `--name  text [env VAR]`."""
+def add_settings(add: Callable[..., Any], names: Iterable[str] = RUN_SETTINGS) -> None:
+    """Declare the settings `names` with `add`: argparse's `add_argument` or pytest's
+    `addoption` (they take the same arguments). Every default is None, so `Settings` can tell
+    "not given" from a value and fall back to the environment."""
+    for name in names:
+        setting = SETTINGS[name]
+        text = f"{setting.help} [env {setting.env_help()}]"
+        if setting.kind == "flag":
+            add(setting.flag, dest=name, action="store_true", default=None, help=text)
+        elif setting.kind == "list":
+            add(
+                setting.flag,
+                dest=name,
+                action="append",
+                default=None,
+                metavar=setting.metavar,
+                help=text,
+            )
+        else:
+            add(setting.flag, dest=name, default=None, metavar=setting.metavar, help=text)
+
+
+def describe_options(names: Iterable[str] = RUN_SETTINGS) -> str:
+    """The settings as help lines: `--flag METAVAR  help [env VAR]`."""
     lines = []
-    for name, (env, text) in OPTIONS.items():
-        lines.append(f"  --{name.replace('_', '-'):<22} {text} [env {env}]")
+    for name in names:
+        setting = SETTINGS[name]
+        shown = f"{setting.flag} {setting.metavar}" if setting.metavar else setting.flag
+        text = f"{setting.help} [env\N{NO-BREAK SPACE}{setting.env_help()}]"  # kept on one line
+        first = f"  {shown:<28} " if len(shown) <= 28 else f"  {shown}\n{'':<31}"
+        wrapped = textwrap.fill(text, 100, initial_indent=first, subsequent_indent=" " * 31)
+        lines.append(wrapped.replace("\N{NO-BREAK SPACE}", " "))
     return "\n".join(lines)
+
+
+class Settings:
+    """The settings of one command: its command-line values, else the environment.
+
+    `given(dest)` returns the command line's value of a setting or None (argparse's namespace,
+    pytest's `config.getoption`). Every accessor checks its value and raises `OptionError`
+    naming where the bad value came from (`--case-timeout` or `CONFORMANCE_CASE_TIMEOUT`).
+    """
+
+    def __init__(
+        self, given: Callable[[str], object], environ: Mapping[str, str] | None = None
+    ) -> None:
+        self._given = given
+        self._environ = os.environ if environ is None else environ
+
+    @classmethod
+    def of(cls, namespace: object, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings of an argparse namespace."""
+        return cls(lambda name: getattr(namespace, name, None), environ)
+
+    # -- raw values, with where they came from ---------------------------------------------
+
+    def _command_line(self, name: str) -> object:
+        value = self._given(name)
+        return None if value in (None, "", []) else value
+
+    def source(self, name: str) -> tuple[str | None, str]:
+        """(the value as text, `--flag` or the variable it came from); (None, "") if unset."""
+        setting = SETTINGS[name]
+        value = self._command_line(name)
+        if value is not None:
+            return str(value), setting.flag
+        from_env = self._environ.get(setting.env) or None
+        return from_env, (setting.env if from_env is not None else "")
+
+    def text(self, name: str) -> str | None:
+        return self.source(name)[0]
+
+    def path(self, name: str) -> Path | None:
+        value = self.text(name)
+        return Path(value).expanduser() if value is not None else None
+
+    def flag_source(self, name: str) -> str:
+        """Where a flag was set (`--flag` or its variable), or "" when it is off."""
+        setting = SETTINGS[name]
+        if self._command_line(name):
+            return setting.flag
+        value = self._environ.get(setting.env, "").strip().lower()
+        if value in _FALSE:
+            return ""
+        if value in _TRUE:
+            return setting.env
+        raise OptionError(f"{setting.env}: expected 1 or 0, not {value!r}")
+
+    def flag(self, name: str) -> bool:
+        return bool(self.flag_source(name))
+
+    def names(self, name: str) -> list[str]:
+        """A list setting: the command line's items and the variable's, comma-separated."""
+        given = self._command_line(name)
+        items = [str(item) for item in given] if isinstance(given, list) else []
+        items.append(self._environ.get(SETTINGS[name].env, ""))
+        return [part.strip() for item in items for part in item.split(",") if part.strip()]
+
+    def from_environment(self, names: Iterable[str] = RUN_SETTINGS) -> list[str]:
+        """The settings of `names` taken from the environment, as command-line words (to
+        repeat a run where the variables are not set)."""
+        words: list[str] = []
+        for name in names:
+            setting = SETTINGS[name]
+            if self._command_line(name) is not None:
+                continue
+            value = self._environ.get(setting.env) or None
+            if value is None:
+                continue
+            if setting.kind == "flag":
+                if value.strip().lower() in _TRUE:
+                    words.append(setting.flag)
+            elif setting.kind == "list":
+                for part in value.split(","):
+                    if part.strip():
+                        words += [setting.flag, part.strip()]
+            else:
+                words += [setting.flag, value]
+        return words
+
+    # -- parsed and checked values ---------------------------------------------------------
+
+    def case_timeout(self) -> float:
+        text, where = self.source("case_timeout")
+        if text is None:
+            return DEFAULT_TIMEOUT
+        try:
+            value = float(text)
+        except ValueError:
+            raise OptionError(f"{where}: not a number of seconds: {text!r}") from None
+        if not 0 < value < float("inf"):
+            raise OptionError(f"{where} must be more than 0 seconds: {text!r}")
+        return value
+
+    def case_memory(self) -> int | None:
+        text, where = self.source("case_memory")
+        if text is None:
+            return None
+        try:
+            value = int(text)
+        except ValueError:
+            raise OptionError(f"{where}: not a whole number of MiB: {text!r}") from None
+        if value < MIN_MEMORY_MB:
+            raise OptionError(f"{where} must be at least {MIN_MEMORY_MB} MiB")
+        return value
+
+    def pass_env(self) -> tuple[str, ...]:
+        names = self.names("pass_env")
+        for name in names:
+            if name.startswith(("CONFORMANCE_", "PYTEST_")) or "=" in name:
+                raise OptionError(f"--pass-env {name}: the runner's own variables are never passed")
+        return tuple(dict.fromkeys(names))
+
+    def isolation(self) -> Isolation:
+        return Isolation(pass_env=self.pass_env(), memory_mb=self.case_memory())
+
+    def candidate(self, isolation: Isolation | None = None) -> Candidate:
+        text, where = self.source("candidate")
+        try:
+            return parse_candidate(text, isolation)
+        except CandidateError as error:
+            raise OptionError(f"{where}: {error}" if where else str(error)) from None
+
+    def corpus(self) -> Path:
+        return self.path("corpus") or DEFAULT_CORPUS
+
+    def reader(self, candidate: Candidate) -> AnswerReader:
+        """How the count is read: the one answer setting given, else the candidate's default."""
+        return answer_reader(
+            self.source("answer_key"),
+            self.source("answer_pointer"),
+            self.flag_source("answer_last_int"),
+            candidate.default_reader(),
+        )
+
+
+def answer_reader(
+    key: tuple[str | None, str],
+    pointer: tuple[str | None, str],
+    last_int: str,
+    default: AnswerReader,
+) -> AnswerReader:
+    """The answer reader of at most one answer setting: `key` and `pointer` are (value, where it
+    came from), `last_int` where --answer-last-int came from ("" when unset). Two of them, from
+    the command line, the environment or both, are an `OptionError` naming each."""
+    chosen = [where for (value, where) in (key, pointer) if value is not None]
+    if last_int:
+        chosen.append(last_int)
+    if len(chosen) > 1:
+        raise OptionError(
+            "give only one of --answer-key, --answer-pointer, --answer-last-int "
+            f"(given: {', '.join(chosen)})"
+        )
+    if key[0] is not None:
+        return JsonPointerReader.for_key(key[0])
+    if pointer[0] is not None:
+        try:
+            pointer_tokens(pointer[0])
+        except ValueError as error:
+            raise OptionError(f"{pointer[1]}: {error}") from None
+        return JsonPointerReader(pointer[0])
+    if last_int:
+        return LastIntegerReader()
+    return default

@@ -20,18 +20,17 @@ run starts and checked when it ends: any change fails the run, naming the files.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from . import DEFAULT_CORPUS, PACKAGE_DIR, SUITE_DIR
-from .options import DEFAULT_TIMEOUT, OPTIONS
+from . import PACKAGE_DIR, SUITE_DIR
+from .options import RUN_SETTINGS, OptionError, Settings, add_settings
 from .reports.report import build, header, write
-from .runner.answers import AnswerReader, JsonPointerReader, LastIntegerReader, pointer_tokens
-from .runner.candidates import Candidate, CandidateError, Isolation, parse_candidate, startable
+from .runner.answers import AnswerReader
+from .runner.candidates import Candidate, CandidateError, startable
 from .runner.corpus import Case, CorpusError, known_tags, load_corpus
 from .runner.divergences import Divergence, DivergenceError, load_divergences
 from .runner.integrity import changes, combined, digest_tree
@@ -54,34 +53,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="run the rebootspec conformance suite (implied by any other option of this group)",
     )
-    for name, (env, text) in OPTIONS.items():
-        group.addoption(
-            "--" + name.replace("_", "-"), dest=name, default=None, help=f"{text} [env {env}]"
-        )
-    group.addoption(
-        "--answer-last-int",
-        dest="answer_last_int",
-        action="store_true",
-        default=None,
-        help="read the count as the last integer printed [env CONFORMANCE_ANSWER_LAST_INT=1]",
-    )
-    group.addoption(
-        "--pass-env",
-        dest="pass_env",
-        action="append",
-        default=None,
-        metavar="NAME",
-        help="also pass this environment variable to the candidate (repeatable; the default "
-        "is an allowlist: PATH, HOME, LANG, LC_*, TMPDIR, TZ) [env CONFORMANCE_PASS_ENV=A,B]",
-    )
+    add_settings(group.addoption, RUN_SETTINGS)
 
 
-def option(config: pytest.Config, name: str) -> str | None:
-    """A command-line option, else its environment variable, else None."""
-    value = config.getoption(name, default=None)
-    if value is None or value == "":
-        value = os.environ.get(OPTIONS[name][0]) or None
-    return None if value is None else str(value)
+def settings(config: pytest.Config) -> Settings:
+    """The run's settings: the command line, else the CONFORMANCE_* variables (options.py)."""
+    return Settings(lambda name: config.getoption(name, default=None))
 
 
 class ConformanceRun:
@@ -89,58 +66,35 @@ class ConformanceRun:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        given = settings(config)
         tags = known_tags()
-        self.isolation = Isolation(pass_env=self._pass_env(), memory_mb=self._memory())
-        self.candidate: Candidate = parse_candidate(option(config, "candidate"), self.isolation)
-        self.reader: AnswerReader = self._reader()
-        self.timeout = self._timeout()
-        self.profile: Profile = load_profile(option(config, "profile"), tags)
-        self.corpus = Path(option(config, "corpus") or DEFAULT_CORPUS)
+        self.isolation = given.isolation()
+        self.candidate: Candidate = given.candidate(self.isolation)
+        self.reader: AnswerReader = given.reader(self.candidate)
+        self.timeout = given.case_timeout()
+        self.profile: Profile = load_profile(given.text("profile"), tags)
+        self.corpus = given.corpus()
         self.cases: list[Case] = load_corpus(self.corpus)
         # The corpus and snapshots as they were when the run started (on xdist workers: as the
         # controller saw them, so a case run late on one worker is checked against the start).
-        given = getattr(config, "workerinput", {}).get(DIGEST_KEY)
+        started = getattr(config, "workerinput", {}).get(DIGEST_KEY)
         self.corpus_tree: dict[str, str]
         self.snapshot_tree: dict[str, str]
-        if given is not None:
-            self.corpus_tree, self.snapshot_tree = given
+        if started is not None:
+            self.corpus_tree, self.snapshot_tree = started
         else:
             self.corpus_tree = digest_tree(self.corpus)
             self.snapshot_tree = digest_tree(snapshot_root())
         self.collected: list[str] | None = None
-        divergences_file = option(config, "known_divergences")
+        divergences_file = given.path("known_divergences")
         self.divergences: dict[str, Divergence] = (
-            load_divergences(Path(divergences_file), {c.id for c in self.cases})
+            load_divergences(divergences_file, {c.id for c in self.cases})
             if divergences_file
             else {}
         )
-        report_dir = option(config, "report_dir")
-        self.report_dir = Path(report_dir) if report_dir else None
+        self.report_dir = given.path("report_dir")
         self.tags = tags
         self.records: list[Record] = []
-
-    def _pass_env(self) -> tuple[str, ...]:
-        given = self.config.getoption("pass_env", default=None) or []
-        from_env = os.environ.get("CONFORMANCE_PASS_ENV", "")
-        names = [n.strip() for item in [*given, from_env] for n in item.split(",") if n.strip()]
-        for name in names:
-            if name.startswith(("CONFORMANCE_", "PYTEST_")) or "=" in name:
-                raise pytest.UsageError(
-                    f"--pass-env {name}: the runner's own variables are never passed"
-                )
-        return tuple(dict.fromkeys(names))
-
-    def _memory(self) -> int | None:
-        text = option(self.config, "case_memory")
-        if text is None:
-            return None
-        try:
-            value = int(text)
-        except ValueError:
-            raise pytest.UsageError(f"--case-memory: not a whole number of MiB: {text!r}") from None
-        if value < 16:
-            raise pytest.UsageError("--case-memory must be at least 16 MiB")
-        return value
 
     def input_digest(self, case: Case) -> str | None:
         try:
@@ -170,38 +124,6 @@ class ConformanceRun:
             found += changes(self.snapshot_tree, digest_tree(snapshot_root()), str(snapshot_root()))
         return found
 
-    def _reader(self) -> AnswerReader:
-        key = option(self.config, "answer_key")
-        pointer = option(self.config, "answer_pointer")
-        last = self.config.getoption("answer_last_int", default=None) or os.environ.get(
-            "CONFORMANCE_ANSWER_LAST_INT", ""
-        ) not in ("", "0")
-        if sum(bool(x) for x in (key, pointer, last)) > 1:
-            raise pytest.UsageError(
-                "give only one of --answer-key, --answer-pointer, --answer-last-int"
-            )
-        if key:
-            return JsonPointerReader.for_key(key)
-        if pointer is not None:
-            try:
-                pointer_tokens(pointer)
-            except ValueError as error:
-                raise pytest.UsageError(f"--answer-pointer: {error}") from None
-            return JsonPointerReader(pointer)
-        if last:
-            return LastIntegerReader()
-        return self.candidate.default_reader()
-
-    def _timeout(self) -> float:
-        text = option(self.config, "case_timeout")
-        try:
-            value = float(text) if text is not None else DEFAULT_TIMEOUT
-        except ValueError:
-            raise pytest.UsageError(f"--case-timeout: not a number: {text!r}") from None
-        if not value > 0:
-            raise pytest.UsageError("--case-timeout must be more than 0 seconds")
-        return value
-
     def run_case(self, case: Case, record_property: Callable[[str, object], None]) -> None:
         """Run one case and turn its gate verdict into a pytest outcome."""
         if self.config.getoption("update_snapshots", default=False):
@@ -217,7 +139,8 @@ class ConformanceRun:
             input_digest=self.input_digest(case),
         )
         self.records.append(record)
-        record_property("outcome", record.outcome)
+        # plain words: xdist sends user properties between processes and knows no enums
+        record_property("outcome", str(record.outcome))
         record_property("rules", " ".join(record.rules))
         record_property("tags", " ".join(record.tags))
         if record.gate == "not-claimed":
@@ -293,9 +216,7 @@ def asked_for(config: pytest.Config) -> bool:
     so a CONFORMANCE_* variable left in a shell cannot hijack an unrelated test run."""
     if config.getoption("conformance", default=False):
         return True
-    if any(config.getoption(name, default=None) not in (None, "") for name in OPTIONS):
-        return True
-    if config.getoption("answer_last_int", default=None) or config.getoption("pass_env", None):
+    if any(config.getoption(name, default=None) not in (None, "", []) for name in RUN_SETTINGS):
         return True
     return any(_inside_package(arg) for arg in config.args)
 
@@ -318,8 +239,8 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args[:] = [
             str(SUITE_DIR) if Path(a).resolve() == PACKAGE_DIR else a for a in config.args
         ]
-    snapshots = option(config, "conformance_snapshots")
-    ExpectationSnapshots.root = Path(snapshots).resolve() if snapshots else None
+    snapshots = settings(config).path("conformance_snapshots")
+    ExpectationSnapshots.root = snapshots.resolve() if snapshots else None
     # Every snapshot of this suite is an expectation: with syrupy's default (amber) extension
     # also registered, `--snapshot-update` with another snapshot folder would count the real
     # snapshots as unknown files of the default folder and delete them.
@@ -328,15 +249,21 @@ def pytest_configure(config: pytest.Config) -> None:
     # expectations, and syrupy would delete every snapshot it did not see. Stale snapshots are
     # removed by test_expectations.py, and only on a run over the whole default corpus.
     config.option.no_cleanup = True
+    if not config.getoption("update_snapshots", default=False):
+        # A gate run only reads the snapshots (runner/snapshots.py); syrupy, the writer, would
+        # count every expectation as "unused" (its test is not collected) and fail the run.
+        syrupy = config.pluginmanager.get_plugin("syrupy")
+        if syrupy is not None:
+            config.pluginmanager.unregister(syrupy)
     for tag in known_tags():
-        config.addinivalue_line("markers", f"{tag}: corpus cases tagged {tag} (spec/tags.txt)")
+        config.addinivalue_line("markers", f"{tag}: corpus cases tagged {tag} (spec/tags.toml)")
     try:
         run = ConformanceRun(config)
-    except (CandidateError, CorpusError, ProfileError, DivergenceError) as error:
+    except (OptionError, CandidateError, CorpusError, ProfileError, DivergenceError) as error:
         raise pytest.UsageError(str(error)) from None
     for tag in sorted({t for case in run.cases for t in case.tags} - set(run.tags)):
         config.addinivalue_line(
-            "markers", f"{tag}: corpus cases tagged {tag} (not in spec/tags.txt)"
+            "markers", f"{tag}: corpus cases tagged {tag} (not in spec/tags.toml)"
         )
     config.stash[RUN_KEY] = run
     updating = config.getoption("update_snapshots", default=False)

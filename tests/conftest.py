@@ -6,6 +6,10 @@ repeatable and never flaky under load or xdist; `dev` explores more; `nightly` m
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -19,3 +23,12 @@ settings.register_profile(
 settings.register_profile("dev", deadline=None, max_examples=200)
 settings.register_profile("nightly", deadline=None, max_examples=5000)
 settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True)
+def _no_conformance_settings_from_the_shell(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A CONFORMANCE_* variable left in a developer's shell would change what `run`, `smoke` and
+    `fuzz` test (they all read them); each test starts without them and sets what it needs."""
+    for name in [n for n in os.environ if n.startswith("CONFORMANCE_")]:
+        monkeypatch.delenv(name)
+    yield

@@ -2,18 +2,45 @@
 
 The generator package never imports the reference (its expected counts come from plans and
 people, never from a counter); the contribution tools still want to show what the reference
-sees, so this layer, which may import both, hands them the reference as a plain function.
+sees, so this layer, which may import both, hands them the reference as a plain function: a
+`ReferenceView` (generators/view.py) built from `count_path`, `explain` and `Rejection`.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from ...generators.anonymize.command import cli as anonymize_cli
 from ...generators.corpus.add_fixture import cli as add_fixture_cli
+from ...reference import count_path
+from ...reference.cli import explain
+from ...reference.errors import Rejection
+
+
+def reference_view(session: Path) -> tuple[dict[str, Any], str]:
+    """The reference's answer for `session` as plain data, and the text to show a person.
+
+    A count is the OUT-1 JSON plus `"outcome": "count"`, shown as the `explain` timeline; a
+    rejection is its code, line and reason, shown as the reference's one-line error.
+    """
+    try:
+        result = count_path(session)
+    except Rejection as rejection:
+        answer = {
+            "outcome": "reject",
+            "error": rejection.code,
+            "line": rejection.line,
+            "reason": rejection.reason,
+        }
+        text = f"error: {session}:{rejection.line}: {rejection.code}: {rejection.reason}\n"
+        return answer, text
+    return {"outcome": "count", **result.to_json()}, explain(result)
 
 
 def anonymize(argv: list[str]) -> int:
-    return int(anonymize_cli(argv))
+    return int(anonymize_cli(argv, reference_view))
 
 
 def add_fixture(argv: list[str]) -> int:
-    return int(add_fixture_cli(argv))
+    return int(add_fixture_cli(argv, reference_view))

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from .. import SUITE_DIR
+from .usage import EXIT_USAGE
 
 HELP = """\
 usage: rebootspec run [--candidate CMD] [conformance options] [pytest options]
@@ -19,7 +20,8 @@ usage: rebootspec run [--candidate CMD] [conformance options] [pytest options]
 Run every corpus case against a candidate and gate on the snapshots (exit 0: all claimed cases
 pass; 1: some fail; 2: a usage error or a candidate that cannot start).
 
-conformance options (each also read from its CONFORMANCE_* variable):
+conformance options (each also read from the CONFORMANCE_* variable shown; the command line
+wins; `rebootspec smoke` and `rebootspec fuzz` read the same variables):
 {options}
 
 examples:
@@ -43,9 +45,11 @@ def suite_args(argv: list[str]) -> list[str]:
 
 
 def run(argv: list[str]) -> int:
+    """Run the suite; pytest's usage error (4) becomes rebootspec's (2), like every subcommand."""
     if any(arg in ("-h", "--help") for arg in argv):
         from ..options import describe_options
 
         sys.stdout.write(HELP.format(options=describe_options()))
         return 0
-    return int(pytest.main(suite_args(argv)))
+    code = int(pytest.main(suite_args(argv)))
+    return EXIT_USAGE if code == pytest.ExitCode.USAGE_ERROR else code

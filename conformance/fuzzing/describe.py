@@ -1,15 +1,17 @@
 """What a fuzzed case shows, in words a fixture needs: tags, spec rules, a title, the plan.
 
-Tags come from the plan (`generators.plan.plan_tags`) and the bytes (`generators.shapes`), as
-for generated cases; rules follow from the tags (CNT-2 always: every fuzzed case checks a
-count). Nothing here looks at a counter's answer.
+Tags come from the plan (`generators.session.plan.plan_tags`) and the bytes
+(`generators.session.shapes`, the corpus's DETECTED shapes), as for generated cases; rules
+follow from the tags through spec/tags.toml (CNT-2 always: every fuzzed case checks a count).
+Nothing here looks at a counter's answer.
 """
 
 from __future__ import annotations
 
 import re
 
-from ...generators.corpus.cases import stores_summaries
+from ...generators.corpus.casefile import tag_rules
+from ...generators.corpus.cases import DETECTED, stores_summaries
 from ...generators.session.plan import (
     Churn,
     Compaction,
@@ -31,56 +33,12 @@ from ...generators.session.plan import (
     plan_note,
     plan_tags,
 )
-from ...generators.session.shapes import SHAPE_RULES, log_shapes
-from .plans import FuzzCase, Played, label_of
+from ...generators.session.shapes import log_shapes
+from ...generators.session.strategies import label_of
+from .plans import FuzzCase, Played
 
-# Byte shapes worth a tag wherever they occur (push-append and set are in nearly every log).
-DETECTED = frozenset(
-    {"push-index", "push-truncate", "set-without-v", "delete", "later-initial", "initial-only"}
-)
 _OLD_MARKER = re.compile(rb'"kind":\s*"progressTask"')
 
-# The spec rules each tag exercises (spec/SPEC.md rule IDs).
-TAG_RULES: dict[str, tuple[str, ...]] = {
-    **{tag: (rule,) for tag, rule in SHAPE_RULES.items()},
-    "push-append": ("RPL-7",),
-    "set": ("RPL-6",),
-    "repeat-summary": ("CNT-2",),
-    "aba": ("CNT-1", "CNT-2"),
-    "back-to-back": ("CNT-1",),
-    "multi-compaction": ("MRK-5", "CNT-1"),
-    "phantom": ("SUM-4", "CNT-3"),
-    "cancelled": ("MRK-2",),
-    "failed-summary": ("SUM-3",),
-    "manual-compact": ("MRK-4",),
-    "summary-without-marker": ("SUM-5",),
-    "server-compaction": ("SUM-7",),
-    "provider-compaction": ("SUM-7",),
-    "round-summary": ("SUM-6", "SUM-8"),
-    "round-summary-only": ("SUM-6",),
-    "summaries-pair": ("SUM-1", "SUM-8"),
-    "earlier-round-anchor": ("SUM-2",),
-    "error-result": ("UNC-1",),
-    "no-response": ("UNC-2",),
-    "marker-cleared": ("SUM-5",),
-    "other-progress-task": ("MRK-3",),
-    "background-compaction": ("UNC-4",),
-    "unapplied-background": ("UNC-5",),
-    "fork": ("UNC-7",),
-    "removal-flag": ("CNT-5",),
-    "partial-undo": ("CNT-6",),
-    "count-changed-v2": ("CNT-2",),
-    "marker-text-elsewhere": ("MRK-3",),
-    "request-removed": ("RPL-7", "RPL-10"),
-    "request-replaced": ("RPL-7", "RPL-10"),
-    "rewrite-1024": ("RPL-4", "RPL-10"),
-    "duplicate-artifact": ("RPL-7", "MRK-5"),
-    "torn-tail": ("ERR-9",),
-    "legacy-json": ("LEG-1",),
-    "progress-task-kind": ("MRK-1",),
-    "singular-summary": ("SUM-2",),
-    "summaries-array": ("SUM-1",),
-}
 
 # Short phrases for titles, most telling first.
 TAG_PHRASES: dict[str, str] = {
@@ -113,13 +71,13 @@ TAG_PHRASES: dict[str, str] = {
 
 
 def case_tags(case: FuzzCase, played: Played) -> list[str]:
-    """The tags of spec/tags.txt the case shows, read off its plan and its bytes."""
+    """The tags of spec/tags.toml the case shows, read off its plan and its bytes."""
     tags = set(plan_tags(case.plan))
     if case.container == "json":
         tags |= {"legacy-json", "initial-only"}
     else:
         shapes = log_shapes(played.data)
-        tags |= shapes & DETECTED
+        tags |= shapes & set(DETECTED)
         if played.rewrites:
             tags.add("rewrite-1024")
         if played.duplicated:
@@ -143,10 +101,11 @@ def _rule_key(rule: str) -> tuple[str, int]:
 def case_rules(case: FuzzCase, tags: list[str]) -> list[str]:
     """CNT-2 always; MRK-1 when a completed marker stays; the rules of each tag."""
     rules = {"CNT-2"}
+    table = tag_rules()  # spec/tags.toml, the one tag -> rules table
     if any(is_compaction_turn(t) and t.manual is None for t in case.plan.final_turns()):
         rules.add("MRK-1")
     for tag in tags:
-        rules.update(TAG_RULES.get(tag, ()))
+        rules.update(table.get(tag, ()))
     return sorted(rules, key=_rule_key)
 
 
@@ -186,12 +145,7 @@ def describe_turn(turn: Turn) -> str:
     if turn.manual is not None:
         return f"/compact storing {label_of(turn.manual)}"
     if turn.compactions:
-        names = [
-            "cancelled"
-            if c.cancelled
-            else ("phantom" if c.summary is None else label_of(c.summary))
-            for c in turn.compactions
-        ]
+        names = [_compaction_name(c) for c in turn.compactions]
         first = ", first before any tool round" if turn.marker_first else ""
         where = [str(c.at) for c in turn.compactions if c.at is not None]
         if where:
@@ -254,7 +208,7 @@ def describe_plan(case: FuzzCase) -> list[str]:
     marker = "progressTask" if case.old_marker_kind else case.era.marker_kind
     lines = [
         f"era {case.era.id}, container {case.container}, save rate {case.save_rate:g}, "
-        f"writer seed {case.writer_seed}, marker kind {marker}"
+        f"writer seed {case.seed}, marker kind {marker}"
         + (", torn tail appended" if case.torn_tail else "")
     ]
     lines += [f"{n:>3}. {describe_step(step)}" for n, step in enumerate(case.plan.steps, 1)]

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from ..runner.answers import AnswerReader, JsonPointerReader, LastIntegerReader, pointer_tokens
-from ..runner.candidates import Candidate, CandidateError, parse_candidate
+from ..options import FUZZ_SETTINGS, OptionError, Settings, add_settings
+from ..runner.answers import AnswerReader
+from ..runner.candidates import Candidate
 from ..runner.corpus import known_tags
 from ..runner.outcome import RunResult, Verdict, classify
 from .plans import FuzzCase, Played, compile_plan, fuzz_cases, play_case
@@ -234,35 +235,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rebootspec fuzz",
         description="Run a candidate on random sessions; shrink the first disagreement to a "
-        "minimal plan and write it as a new fixture folder plus an explanation.",
+        "minimal plan and write it as a new fixture folder plus an explanation. The candidate's "
+        "options are also read from the CONFORMANCE_* variable shown, as for `rebootspec run`.",
         epilog='example: rebootspec fuzz --candidate "mytool count" --out found/',
         exit_on_error=False,
     )
-    parser.add_argument(
-        "--candidate",
-        default=None,
-        help='a command ("{path}" or appended), qhoami:DIR, reboot-count:SCRIPT; '
-        "default: the bundled reference, in process",
-    )
+    add_settings(parser.add_argument, FUZZ_SETTINGS)
     parser.add_argument("--out", type=Path, required=True, help="write the fixture folder here")
     parser.add_argument("--seed", type=int, default=None, help="reproduce a run (printed first)")
     parser.add_argument("--examples", type=int, default=1000, help="sessions at most (1000)")
     parser.add_argument(
         "--budget", type=float, default=60.0, help="seconds for search and shrinking (60; 0: none)"
     )
-    parser.add_argument("--case-timeout", type=float, default=10.0, help="seconds per run (10)")
     parser.add_argument("--max-steps", type=int, default=12, help="plan steps at most (12)")
     parser.add_argument(
         "--avoid",
         action="append",
         default=[],
         metavar="TAG",
-        help="draw no session showing this tag of spec/tags.txt (repeatable), to look past a "
+        help="draw no session showing this tag of spec/tags.toml (repeatable), to look past a "
         "known divergence",
     )
-    parser.add_argument("--answer-key", default=None)
-    parser.add_argument("--answer-pointer", default=None)
-    parser.add_argument("--answer-last-int", action="store_true")
     return parser
 
 
@@ -270,35 +263,16 @@ class UsageError(Exception):
     """A bad command line (one line, exit 2)."""
 
 
-def _reader(options: argparse.Namespace, candidate: Candidate) -> AnswerReader:
-    chosen = [options.answer_key, options.answer_pointer is not None, options.answer_last_int]
-    if sum(bool(x) for x in chosen) > 1:
-        raise UsageError("give only one of --answer-key, --answer-pointer, --answer-last-int")
-    if options.answer_key:
-        return JsonPointerReader.for_key(options.answer_key)
-    if options.answer_pointer is not None:
-        try:
-            pointer_tokens(options.answer_pointer)
-        except ValueError as error:
-            raise UsageError(f"--answer-pointer: {error}") from None
-        return JsonPointerReader(options.answer_pointer)
-    if options.answer_last_int:
-        return LastIntegerReader()
-    return candidate.default_reader()
-
-
 def _check_numbers(options: argparse.Namespace) -> None:
     if options.examples < 1:
         raise UsageError("--examples must be at least 1")
     if options.budget < 0:
         raise UsageError("--budget must not be negative")
-    if not options.case_timeout > 0:
-        raise UsageError("--case-timeout must be more than 0 seconds")
     if options.max_steps < 1:
         raise UsageError("--max-steps must be at least 1")
     unknown = sorted(set(options.avoid) - set(known_tags()))
     if unknown:
-        raise UsageError(f"--avoid: not a tag of spec/tags.txt: {', '.join(unknown)}")
+        raise UsageError(f"--avoid: not a tag of spec/tags.toml: {', '.join(unknown)}")
 
 
 def reproduce_command(argv: list[str], seed: int) -> str:
@@ -330,13 +304,18 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     try:
         options = parser.parse_args(argv)
         _check_numbers(options)
-        candidate = parse_candidate(options.candidate)
-        reader = _reader(options, candidate)
+        given = Settings.of(options)
+        candidate = given.candidate(given.isolation())
+        reader = given.reader(candidate)
+        case_timeout = given.case_timeout()
     except SystemExit as stop:  # --help, or argparse's own usage error
         return int(stop.code or 0) if stop.code in (0, None) else EXIT_USAGE
-    except (argparse.ArgumentError, UsageError, CandidateError) as error:
-        err.write(f"error: {error}\n")
+    except (argparse.ArgumentError, UsageError, OptionError) as error:
+        err.write(f"usage error: {parser.prog}: {error} (try --help)\n")
         return EXIT_USAGE
+    # The settings taken from CONFORMANCE_* join the reproduce line, so it repeats this run
+    # in a shell where those variables are not set.
+    repeat = [*argv, *given.from_environment(FUZZ_SETTINGS)]
     try:
         import hypothesis  # noqa: F401
     except ImportError:
@@ -362,7 +341,7 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
             seed=seed,
             examples=options.examples,
             budget=budget,
-            case_timeout=options.case_timeout,
+            case_timeout=case_timeout,
             avoid=frozenset(options.avoid),
             max_steps=options.max_steps,
             log=log,
@@ -370,7 +349,7 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     except Exception as error:  # a bug in the fuzzer or the generator, never the candidate's
         err.write(f"error: internal error in the fuzzer: {type(error).__name__}: {error}\n")
         return EXIT_INTERNAL
-    return _report(result, options, argv, described, out)
+    return _report(result, options, repeat, described, out)
 
 
 def _report(

@@ -13,6 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..runner.outcome import RUN_OUTCOMES, Gate
+from .report import load
+
 TODO = "TODO: say why this case may fail"
 
 
@@ -24,8 +27,20 @@ def baseline(report: dict[str, Any]) -> str:
         "# Replace every TODO with the reason the case may fail, or fix the candidate and drop it.",
         "",
     ]
-    failing = [case for case in report.get("cases", []) if case.get("gate") == "fail"]
-    for case in sorted(failing, key=lambda c: str(c.get("id"))):
+    failing = sorted(
+        (case for case in report.get("cases", []) if case.get("gate") == Gate.FAIL),
+        key=lambda case: str(case.get("id")),
+    )
+    # `unpinned` and `corpus-error` are the runner's, not the candidate's: a divergences file
+    # cannot list them (the corpus needs fixing), so they are named in a comment only.
+    runners = [case for case in failing if case.get("outcome") not in RUN_OUTCOMES]
+    for case in runners:
+        lines.append(f"# {case['id']}: {case.get('outcome')}, not listable: fix the corpus")
+    if runners:
+        lines.append("")
+    for case in failing:
+        if case in runners:
+            continue
         lines += [
             f"[{case['id']}]",
             f"# {case.get('title', '')}",
@@ -38,10 +53,13 @@ def baseline(report: dict[str, Any]) -> str:
 
 
 def write_baseline(report_path: Path, out: Path | None) -> str:
-    report = json.loads(report_path.read_text("utf-8"))
-    text = baseline(report)
+    """The baseline of the report at `report_path`, also written to `out` when given.
+
+    Raises ValueError (not a report) or OSError / FileExistsError, each with a one-line reason.
+    """
+    if out is not None and out.exists():
+        raise FileExistsError(f"{out}: exists; a baseline never overwrites a reviewed file")
+    text = baseline(load(report_path))
     if out is not None:
-        if out.exists():
-            raise FileExistsError(f"{out}: exists; a baseline never overwrites a reviewed file")
         out.write_text(text, encoding="utf-8")
     return text

@@ -15,6 +15,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..runner.outcome import Outcome
 from .report import show_answer
 
 ASPECTS = ("corpus", "profile", "selection")
@@ -40,7 +41,7 @@ class Comparison:
 
 
 def _passing(case: dict[str, Any] | None) -> bool:
-    return case is not None and case.get("outcome") == "pass"
+    return case is not None and case.get("outcome") == Outcome.PASS
 
 
 def _aspects(report: dict[str, Any]) -> dict[str, Any]:
@@ -125,7 +126,7 @@ def compare(
         elif not _passing(a) and _passing(b):
             bucket = result.fixed
         elif not _passing(a) and not _passing(b):
-            if b is None or b.get("outcome") == "not-claimed":
+            if b is None or b.get("outcome") == Outcome.NOT_CLAIMED:
                 continue  # not claimed (or gone) before and after: nothing to gate
             bucket = result.still_failing
         else:

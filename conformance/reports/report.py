@@ -20,12 +20,13 @@ import jinja2
 import orjson
 
 from ..runner.corpus import known_tags, spec_version
-from ..runner.outcome import NOT_CLAIMED, OUTCOMES, PROTOCOL_VERSION
-from ..runner.records import CORPUS_ERROR, GATE_FAILURES, UNPINNED, Record
+from ..runner.outcome import GATE_FAILURES, PROTOCOL_VERSION, Gate, Outcome
+from ..runner.records import Record
 
-REPORT_FORMAT = 2
-COLUMNS = (*OUTCOMES, UNPINNED, CORPUS_ERROR, NOT_CLAIMED)
-GATES = ("pass", "fail", "xfail", "xpass", NOT_CLAIMED)
+REPORT_FORMAT = 2  # spec/report.schema.json describes this format
+# The report's columns and gate totals, in the enums' order, as the plain words JSON holds.
+COLUMNS: tuple[str, ...] = tuple(str(outcome) for outcome in Outcome)
+GATES: tuple[str, ...] = tuple(str(gate) for gate in Gate)
 
 
 def suite_version() -> str:
@@ -87,15 +88,16 @@ def build(
     `corpus_changes` (files of the corpus or snapshots that changed during the run) fail it.
     """
     ordered = sorted(records, key=lambda r: r.id)
-    outcomes = Counter(r.outcome for r in ordered)
-    gates = Counter(r.gate for r in ordered)
+    outcomes = Counter(str(r.outcome) for r in ordered)
+    gates = Counter(str(r.gate) for r in ordered)
     tag_order = known_tags()
     seen = {tag for r in ordered for tag in r.tags}
     tags = [t for t in tag_order if t in seen] + sorted(seen - set(tag_order))
     matrix = {tag: {col: 0 for col in COLUMNS} for tag in tags}
     for record in ordered:
         for tag in record.tags:
-            matrix[tag][record.outcome] = matrix[tag].get(record.outcome, 0) + 1
+            column = str(record.outcome)
+            matrix[tag][column] = matrix[tag].get(column, 0) + 1
     return {
         "header": head,
         "verdict": ("FAIL" if corpus_changes or any(gates[g] for g in GATE_FAILURES) else "PASS"),
@@ -270,7 +272,33 @@ def _with_defaults(report: dict[str, Any]) -> dict[str, Any]:
     for key in ("runner_version", "spec_version", "protocol_version", "corpus_digest"):
         head.setdefault(key, head.get("suite_version", "?") if key == "runner_version" else "?")
     diagnostics = {"rejections": 0, "code_matches": 0, "line_matches": 0, "other_code": []}
-    return {"corpus_changes": [], "diagnostics": diagnostics, **report, "header": head}
+    informative = {"cases": 0, "above_count": 0, "phantom_reasons": {}}
+    cases = [{**_CASE_DEFAULTS, **case} for case in report["cases"]]
+    return {
+        "corpus_changes": [],
+        "diagnostics": diagnostics,
+        "informative": informative,
+        **report,
+        "header": head,
+        "cases": cases,
+    }
+
+
+# What a case of an older report may lack that the pages show (a Record's members).
+_CASE_DEFAULTS: dict[str, Any] = {
+    "title": "",
+    "rules": [],
+    "tags": [],
+    "era": "",
+    "container": "",
+    "expected": None,
+    "actual": None,
+    "detail": "",
+    "stderr": "",
+    "divergence": None,
+    "informative": {},
+    "diagnostic": {},
+}
 
 
 def render(report: dict[str, Any], template: str) -> str:
@@ -284,7 +312,7 @@ def render(report: dict[str, Any], template: str) -> str:
 
 def failing(report: dict[str, Any]) -> list[dict[str, Any]]:
     """Every claimed case that did not pass (known divergences included, marked as such)."""
-    return [c for c in report["cases"] if c["gate"] in ("fail", "xfail", "xpass")]
+    return [c for c in report["cases"] if c["gate"] in (Gate.FAIL, Gate.XFAIL, Gate.XPASS)]
 
 
 def write(report: dict[str, Any], folder: Path) -> list[Path]:
@@ -298,13 +326,53 @@ def write(report: dict[str, Any], folder: Path) -> list[Path]:
 
 
 def load(path: Path) -> dict[str, Any]:
-    """Read a report.json (for `compare`); raises ValueError with a one-line reason."""
+    """Read a report.json (for `compare`, `report`, `baseline`); ValueError with a one-line reason.
+
+    The check is the shape every report has had since the first format, not the whole
+    spec/report.schema.json (jsonschema is a test dependency only): enough that a file which is
+    not a report, or a case with an unknown outcome or gate, is refused before any use.
+    Header members added by later formats may be missing; a newer format is refused.
+    """
     try:
         data = orjson.loads(path.read_bytes())
     except OSError as error:
         raise ValueError(f"{path}: cannot read: {error.strerror or error}") from None
     except orjson.JSONDecodeError as error:
         raise ValueError(f"{path}: not JSON: {error}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
-        raise ValueError(f"{path}: not a conformance report (no cases list)")
-    return data
+    problem = report_problem(data)
+    if problem:
+        raise ValueError(f"{path}: not a conformance report: {problem}")
+    return data  # type: ignore[no-any-return]
+
+
+# The top-level members every report format has had, with the JSON type each must be.
+_MEMBERS: tuple[tuple[str, type], ...] = (
+    ("header", dict),
+    ("verdict", str),
+    ("totals", dict),
+    ("matrix", dict),
+    ("cases", list),
+)
+
+
+def report_problem(data: Any) -> str:
+    """Why `data` is not a report the tools can read, in a few words; "" when it is one."""
+    if not isinstance(data, dict):
+        return f"a JSON {type(data).__name__}, not an object"
+    for name, kind in _MEMBERS:
+        if not isinstance(data.get(name), kind):
+            return f"no {name} {'list' if kind is list else 'member'}"
+    found = data["header"].get("report_format", REPORT_FORMAT)
+    if not isinstance(found, int) or found > REPORT_FORMAT:
+        return f"report_format {found!r}; this rebootspec reads formats up to {REPORT_FORMAT}"
+    if data["verdict"] not in ("PASS", "FAIL"):
+        return f"verdict {data['verdict']!r} is neither PASS nor FAIL"
+    for index, case in enumerate(data["cases"]):
+        where = f"cases[{index}]"
+        if not isinstance(case, dict) or not isinstance(case.get("id"), str):
+            return f"{where} has no id"
+        for name, words in (("outcome", COLUMNS), ("gate", GATES)):
+            if case.get(name) not in words:
+                known = ", ".join(words)
+                return f"{where} ({case['id']}): {name} {case.get(name)!r} is not one of {known}"
+    return ""

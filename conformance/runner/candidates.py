@@ -1,5 +1,9 @@
 """Candidates: what runs for one case (PRO-1). A command, the in-process reference, or a preset.
 
+This module holds the base types and the confinement every candidate shares; the presets
+(`conformance/presets/`) build on it, and turning a `--candidate` value into a candidate is
+`presets.parse_candidate`, so nothing here imports an adapter.
+
 Every candidate gets a private, read-only copy of the case's input, named `session.jsonl` or
 `session.json`, in a fresh temporary folder that is also its working directory and holds
 nothing else; its environment is an allowlist (`candidate_env`), so nothing names the case and
@@ -231,25 +235,6 @@ def without_workdir(result: RunResult, workdir: Path) -> RunResult:
         stderr=hide_workdir(result.stderr, workdir),
         crash_note=hide_workdir(note, workdir) if note is not None else None,
     )
-
-
-REFERENCE_NAMES = ("", "reference")
-
-
-def parse_candidate(spec: str | None, isolation: Isolation | None = None) -> Candidate:
-    """`None`/"reference" -> the in-process reference; `NAME:ARG` -> a preset; else a command."""
-    from .presets import PRESETS
-
-    if spec is None or spec.strip() in REFERENCE_NAMES:
-        return ReferenceCandidate()
-    name, sep, argument = spec.partition(":")
-    if sep and name in PRESETS:
-        if not argument:
-            raise CandidateError(f"the preset {name} needs a path: {name}:PATH")
-        preset = PRESETS[name](Path(argument).expanduser())
-        return replace(preset, isolation=isolation) if isolation else preset  # type: ignore[type-var]
-    command = CommandCandidate.parse(spec)
-    return replace(command, isolation=isolation) if isolation else command
 
 
 def startable(candidate: Candidate) -> str | None:

@@ -12,7 +12,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .outcome import OUTCOMES
+from .outcome import RUN_OUTCOMES
 
 
 class DivergenceError(Exception):
@@ -41,7 +41,7 @@ def load_divergences(path: Path, case_ids: set[str]) -> dict[str, Divergence]:
         if entry["reason"].strip().upper().startswith("TODO") or not entry["reason"].strip():
             raise DivergenceError(f"{path}: [{case_id}] has no reason yet (a person writes it)")
         outcome = entry.get("outcome")
-        if outcome is not None and (outcome not in OUTCOMES or outcome == "pass"):
+        if outcome is not None and (outcome not in RUN_OUTCOMES or outcome == "pass"):
             raise DivergenceError(
                 f"{path}: [{case_id}] outcome {outcome!r} is not a failure outcome"
             )

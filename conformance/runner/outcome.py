@@ -3,7 +3,8 @@
 Everything the runner and `smoke` decide about a candidate's behaviour is decided here, so the
 in-process reference, subprocess candidates and presets are judged by the same table. The table
 below (`OUTCOME_TABLE`) is the one source: spec/PROTOCOL.md and conformance/README.md show it,
-and a test keeps PROTOCOL.md in step with it.
+and a test keeps PROTOCOL.md in step with it. The words themselves are the `Outcome` and `Gate`
+enums, which spec/report.schema.json lists too (a test keeps them equal).
 
 A *rejection* (protocol 2) is exit 1 **and** a diagnostic line `error: PATH:LINE: CODE: reason`
 on stderr whose CODE is one of the spec's `E-*` codes; exit 1 without such a line is a crash
@@ -14,6 +15,7 @@ line agree with the case's expected ones is informative, unless the profile sets
 
 from __future__ import annotations
 
+import enum
 import re
 import signal
 from dataclasses import dataclass, field
@@ -24,26 +26,104 @@ from .answers import AnswerReader, read_informative
 
 PROTOCOL_VERSION = 2
 
-OUTCOMES = ("pass", "fail", "missed-error", "false-error", "crash", "timeout", "bad-output")
-NOT_CLAIMED = "not-claimed"
 
-# (outcome, when): the whole classification, in the words PROTOCOL.md shows.
-OUTCOME_TABLE: tuple[tuple[str, str], ...] = (
+class Outcome(enum.StrEnum):
+    """Every word a case can end in, in the order reports show them.
+
+    A StrEnum, so a member is its word: it serialises unchanged into report.json, compares
+    equal to the plain string (templates, older reports, divergences files) and prints as it.
+    The first seven are the candidate's doing (`classify` says them); the last three the runner
+    says without running the candidate.
+    """
+
+    PASS = "pass"
+    FAIL = "fail"
+    MISSED_ERROR = "missed-error"
+    FALSE_ERROR = "false-error"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    BAD_OUTPUT = "bad-output"
+    UNPINNED = "unpinned"
+    CORPUS_ERROR = "corpus-error"
+    NOT_CLAIMED = "not-claimed"
+
+
+class Gate(enum.StrEnum):
+    """What an outcome means for the run, after the profile and the known divergences.
+
+    A separate vocabulary from `Outcome`: a listed `crash` is the outcome `crash` with the gate
+    `xfail`. `pass`, `fail` and `not-claimed` are spelled as the outcomes of the same name.
+    """
+
+    PASS = "pass"
+    FAIL = "fail"
+    XFAIL = "xfail"
+    XPASS = "xpass"
+    NOT_CLAIMED = "not-claimed"
+
+
+# What a candidate's run can be judged (classify's vocabulary; a divergences file lists these).
+RUN_OUTCOMES: tuple[Outcome, ...] = (
+    Outcome.PASS,
+    Outcome.FAIL,
+    Outcome.MISSED_ERROR,
+    Outcome.FALSE_ERROR,
+    Outcome.CRASH,
+    Outcome.TIMEOUT,
+    Outcome.BAD_OUTPUT,
+)
+# The gates that fail the run (the verdict is FAIL, pytest exits 1).
+GATE_FAILURES: frozenset[Gate] = frozenset({Gate.FAIL, Gate.XPASS})
+
+# (outcome, when): the whole classification, in the words PROTOCOL.md shows; one row per member.
+OUTCOME_TABLE: tuple[tuple[Outcome, str], ...] = (
     (
-        "pass",
+        Outcome.PASS,
         "exit 0 with the expected count, or a rejection (exit 1 and an `E-*` diagnostic) "
         "when the case expects one (with `match_codes`: the expected code)",
     ),
-    ("fail", "exit 0 with a wrong count (with `match_codes`: a rejection with another code)"),
-    ("missed-error", "exit 0 when the case expects a rejection"),
-    ("false-error", "a rejection (exit 1 and an `E-*` diagnostic) when the case expects a count"),
     (
-        "crash",
+        Outcome.FAIL,
+        "exit 0 with a wrong count (with `match_codes`: a rejection with another code)",
+    ),
+    (Outcome.MISSED_ERROR, "exit 0 when the case expects a rejection"),
+    (
+        Outcome.FALSE_ERROR,
+        "a rejection (exit 1 and an `E-*` diagnostic) when the case expects a count",
+    ),
+    (
+        Outcome.CRASH,
         "could not start, exit 1 without an `E-*` diagnostic, any other exit code, "
         "a signal, or a crash a preset recognised",
     ),
-    ("timeout", "ran past the per-case time limit (the whole process tree is killed)"),
-    ("bad-output", "exit 0 but no count could be read from stdout"),
+    (Outcome.TIMEOUT, "ran past the per-case time limit (the whole process tree is killed)"),
+    (Outcome.BAD_OUTPUT, "exit 0 but no count could be read from stdout"),
+    (
+        Outcome.UNPINNED,
+        "the runner's own: the case has no snapshot, so the candidate is not run (always fails)",
+    ),
+    (
+        Outcome.CORPUS_ERROR,
+        "the runner's own: the case's input vanished or changed during the run, so the "
+        "candidate is not run (always fails)",
+    ),
+    (
+        Outcome.NOT_CLAIMED,
+        "the runner's own: the profile does not claim one of the case's tags (never a failure)",
+    ),
+)
+
+# (gate, when): what `records.judge` decides; PROTOCOL.md shows it too.
+GATE_TABLE: tuple[tuple[Gate, str], ...] = (
+    (Gate.PASS, "the outcome is `pass` and the case is not a known divergence"),
+    (
+        Gate.FAIL,
+        "any other outcome of an unlisted case, or a listed case whose outcome is not the "
+        "listed one",
+    ),
+    (Gate.XFAIL, "a known divergence that still diverges as listed"),
+    (Gate.XPASS, "a known divergence that passes now: the list is stale, and the run fails"),
+    (Gate.NOT_CLAIMED, "the profile does not claim one of the case's tags"),
 )
 
 # PRO-4: `error: PATH:LINE: CODE: reason`. PATH is any text (the candidate only sees the
@@ -99,7 +179,7 @@ class Verdict:
     Both are shown in the report; only a profile's `match_codes` makes the code decide.
     """
 
-    outcome: str
+    outcome: Outcome
     actual: dict[str, Any] = field(default_factory=dict)
     detail: str = ""
     informative: dict[str, Any] = field(default_factory=dict)
@@ -155,14 +235,14 @@ def classify(
     with `match_codes` a rejection with another code is a `fail`.
     """
     if run.start_error is not None:
-        return Verdict("crash", {"outcome": "crash"}, f"cannot start: {run.start_error}")
+        return Verdict(Outcome.CRASH, {"outcome": "crash"}, f"cannot start: {run.start_error}")
     if run.timed_out:
-        return Verdict("timeout", {"outcome": "timeout"}, "ran past the case timeout; killed")
+        return Verdict(Outcome.TIMEOUT, {"outcome": "timeout"}, "ran past the case timeout; killed")
     if run.signal is not None:
         name = signal_name(run.signal)
-        return Verdict("crash", {"outcome": "crash", "signal": name}, f"killed by {name}")
+        return Verdict(Outcome.CRASH, {"outcome": "crash", "signal": name}, f"killed by {name}")
     if run.crash_note is not None:
-        return Verdict("crash", {"outcome": "crash", "exit": run.exit_code}, run.crash_note)
+        return Verdict(Outcome.CRASH, {"outcome": "crash", "exit": run.exit_code}, run.crash_note)
     code = run.exit_code
     wants_reject = expected.get("outcome") == "reject"
     if code == 1:
@@ -171,7 +251,7 @@ def classify(
             tail = last_lines(run.stderr)
             detail = "exit 1 without an `error: PATH:LINE: E-CODE: reason` line on stderr"
             return Verdict(
-                "crash",
+                Outcome.CRASH,
                 {"outcome": "crash", "exit": 1},
                 f"{detail}; stderr ends: {tail}" if tail else f"{detail}; stderr is empty",
             )
@@ -181,22 +261,22 @@ def classify(
         diagnostic = compare_diagnostic(found, expected_code, expected_line)
         if not wants_reject:
             return Verdict(
-                "false-error",
+                Outcome.FALSE_ERROR,
                 actual,
                 f"rejected a valid log (exit 1, {found.code or 'no code'})",
                 diagnostic=diagnostic,
             )
         if match_codes and expected_code is not None and found.code != expected_code:
             return Verdict(
-                "fail",
+                Outcome.FAIL,
                 actual,
                 f"rejected with {found.code or 'no code'}, expected {expected_code} "
                 "(the profile matches codes)",
                 diagnostic=diagnostic,
             )
-        return Verdict("pass", actual, diagnostic=diagnostic)
+        return Verdict(Outcome.PASS, actual, diagnostic=diagnostic)
     if code != 0:
-        return Verdict("crash", {"outcome": "crash", "exit": code}, f"exit code {code}")
+        return Verdict(Outcome.CRASH, {"outcome": "crash", "exit": code}, f"exit code {code}")
     count, problem = _read(run, reader)
     if wants_reject:
         shown: dict[str, Any] = (
@@ -207,14 +287,18 @@ def classify(
                 "unreadable": problem,
             }
         )
-        return Verdict("missed-error", shown, "answered a log that must be rejected (exit 0)")
+        return Verdict(Outcome.MISSED_ERROR, shown, "answered a log that must be rejected (exit 0)")
     if count is None:
-        return Verdict("bad-output", {"outcome": "bad-output", "reason": problem}, str(problem))
+        return Verdict(
+            Outcome.BAD_OUTPUT, {"outcome": "bad-output", "reason": problem}, str(problem)
+        )
     informative = read_informative(run.stdout, reader)
     if count == expected.get("reboots"):
-        return Verdict("pass", {"outcome": "count", "reboots": count}, informative=informative)
+        return Verdict(
+            Outcome.PASS, {"outcome": "count", "reboots": count}, informative=informative
+        )
     return Verdict(
-        "fail",
+        Outcome.FAIL,
         {"outcome": "count", "reboots": count},
         f"counted {count}, expected {expected.get('reboots')}",
         informative,

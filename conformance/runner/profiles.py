@@ -1,4 +1,4 @@
-"""Profiles: the features (tags of spec/tags.txt) a candidate claims to implement.
+"""Profiles: the features (tags of spec/tags.toml) a candidate claims to implement.
 
 A case is claimed when none of its tags is unclaimed; an unclaimed case is reported as
 "not claimed", never as a failure. Profiles are TOML files (`name`, `description`,
@@ -58,7 +58,7 @@ def load_profile(spec: str | None, tags: list[str]) -> Profile:
         raise ProfileError(f"{path}: `unclaimed` must be a list of tags")
     unknown = sorted(set(unclaimed) - set(tags)) if tags else []
     if unknown:
-        raise ProfileError(f"{path}: unknown tags (not in spec/tags.txt): {', '.join(unknown)}")
+        raise ProfileError(f"{path}: unknown tags (not in spec/tags.toml): {', '.join(unknown)}")
     match_codes = data.get("match_codes", False)
     if not isinstance(match_codes, bool):
         raise ProfileError(f"{path}: `match_codes` must be true or false")

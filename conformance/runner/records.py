@@ -1,14 +1,8 @@
 """One record per case: what the report, the terminal summary and `compare` are built from.
 
 `judge` is the only place that turns a classified outcome into a gate verdict, taking the
-profile and the known divergences into account:
-
-| gate        | when                                                         |
-| pass        | the outcome is pass and the case is not listed               |
-| fail        | any other outcome, unlisted (or listed with another outcome) |
-| xfail       | a listed case that still diverges (as listed)                |
-| xpass       | a listed case that now passes: the list is stale, the run fails |
-| not-claimed | the profile does not claim one of the case's tags            |
+profile and the known divergences into account (the words and their meaning are `Gate` and
+`GATE_TABLE` in outcome.py; spec/PROTOCOL.md shows them).
 """
 
 from __future__ import annotations
@@ -22,13 +16,10 @@ from .candidates import Candidate
 from .corpus import Case
 from .divergences import Divergence
 from .integrity import file_digest
-from .outcome import NOT_CLAIMED, Verdict, classify
+from .outcome import Gate, Outcome, Verdict, classify
 from .profiles import Profile
 
 STDERR_EXCERPT = 2000
-UNPINNED = "unpinned"  # the case has no snapshot: nothing to compare with
-CORPUS_ERROR = "corpus-error"  # the case's input vanished or changed during the run
-GATE_FAILURES = ("fail", "xpass")
 
 
 @dataclass
@@ -41,8 +32,8 @@ class Record:
     container: str
     expected: dict[str, Any] | None
     actual: dict[str, Any] | None
-    outcome: str
-    gate: str
+    outcome: Outcome
+    gate: Gate
     detail: str = ""
     duration: float = 0.0
     stderr: str = ""
@@ -56,11 +47,17 @@ class Record:
     peak_rss_kb: int | None = None  # the candidate's peak resident memory, when measured
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The record as report.json holds it (outcome and gate as their plain words)."""
+        data = asdict(self)
+        data["outcome"], data["gate"] = str(self.outcome), str(self.gate)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Record:
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
+        """A record back from `to_json` (an xdist worker's); an unknown word is a ValueError."""
+        fields = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        fields["outcome"], fields["gate"] = Outcome(data["outcome"]), Gate(data["gate"])
+        return cls(**fields)
 
 
 def _base(case: Case, expected: dict[str, Any] | None) -> dict[str, Any]:
@@ -75,18 +72,19 @@ def _base(case: Case, expected: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
-def judge(verdict: Verdict, divergence: Divergence | None) -> tuple[str, str]:
+def judge(verdict: Verdict, divergence: Divergence | None) -> tuple[Gate, str]:
     """(gate, extra detail) for a classified outcome and its known-divergence entry."""
+    passed = verdict.outcome == Outcome.PASS
     if divergence is None:
-        return ("pass", "") if verdict.outcome == "pass" else ("fail", "")
-    if verdict.outcome == "pass":
-        return "xpass", "listed as a known divergence but passes now: remove it from the list"
+        return (Gate.PASS, "") if passed else (Gate.FAIL, "")
+    if passed:
+        return Gate.XPASS, "listed as a known divergence but passes now: remove it from the list"
     if divergence.outcome is not None and divergence.outcome != verdict.outcome:
         return (
-            "fail",
+            Gate.FAIL,
             f"listed as a known {divergence.outcome}, but the outcome is {verdict.outcome}",
         )
-    return "xfail", ""
+    return Gate.XFAIL, ""
 
 
 def check_case(
@@ -113,21 +111,23 @@ def check_case(
         return Record(
             **base,
             actual=None,
-            outcome=NOT_CLAIMED,
-            gate=NOT_CLAIMED,
+            outcome=Outcome.NOT_CLAIMED,
+            gate=Gate.NOT_CLAIMED,
             detail=detail,
             divergence=reason,
             missing_tags=missing,
         )
     if expected is None:
         detail = "no snapshot pins this case: review case.toml, then run with --snapshot-update"
-        return Record(**base, actual=None, outcome=UNPINNED, gate="fail", detail=detail)
+        return Record(**base, actual=None, outcome=Outcome.UNPINNED, gate=Gate.FAIL, detail=detail)
     if input_digest is not None:
         now = file_digest(case.input)
         if now != input_digest:
             state = "vanished" if now is None else "changed"
             detail = f"the input {case.input} {state} during the run (the corpus is not intact)"
-            return Record(**base, actual=None, outcome=CORPUS_ERROR, gate="fail", detail=detail)
+            return Record(
+                **base, actual=None, outcome=Outcome.CORPUS_ERROR, gate=Gate.FAIL, detail=detail
+            )
     started = time.monotonic()
     run = candidate.run(case.input, timeout)
     verdict = classify(

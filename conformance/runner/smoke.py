@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .answers import AnswerReader
 from .candidates import Candidate
 from .corpus import Case
+from .outcome import Outcome
 from .profiles import Profile
 from .records import Record, check_case
 from .snapshots import read_expectation
@@ -52,13 +53,14 @@ PICKS = (
 CHANGED = "count-changed-v2"
 
 _HINTS = {
-    "bad-output": "no count could be read: check --answer-key/--answer-pointer/--answer-last-int",
-    "crash": "the command fails, exits 2+, or exits 1 without an `error: PATH:LINE: E-CODE: "
+    Outcome.BAD_OUTPUT: "no count could be read: "
+    "check --answer-key/--answer-pointer/--answer-last-int",
+    Outcome.CRASH: "the command fails, exits 2+, or exits 1 without an `error: PATH:LINE: E-CODE: "
     "reason` line on stderr (protocol 2): check the command, {path} and the diagnostic",
-    "timeout": "the candidate hangs: does it wait for stdin or a flag?",
-    "false-error": "valid logs are rejected (exit 1): is the path reaching the candidate?",
-    "missed-error": "a rejection was answered: the candidate must exit 1 on an invalid log",
-    "unpinned": "the chosen case has no snapshot: the corpus and snapshots are out of step",
+    Outcome.TIMEOUT: "the candidate hangs: does it wait for stdin or a flag?",
+    Outcome.FALSE_ERROR: "valid logs are rejected (exit 1): is the path reaching the candidate?",
+    Outcome.MISSED_ERROR: "a rejection was answered: the candidate must exit 1 on an invalid log",
+    Outcome.UNPINNED: "the chosen case has no snapshot: the corpus and snapshots are out of step",
 }
 
 
@@ -107,18 +109,18 @@ def smoke(
             f"{label:<22} {case.id:<{width}} {show_answer(record.expected):<9} "
             f"{show_answer(record.actual)[:40]:<16} {record.outcome}"
         )
-        if record.outcome not in ("pass", "not-claimed"):
+        if record.outcome not in (Outcome.PASS, Outcome.NOT_CLAIMED):
             rows.append(f"{'':<22} {record.detail}")
             stderr = record.stderr.strip().splitlines()
             if stderr:
                 rows.append(f"{'':<22} stderr: {stderr[-1][:100]}")
-    ok = bool(records) and all(r.outcome in ("pass", "not-claimed") for r in records)
+    ok = bool(records) and all(r.outcome in (Outcome.PASS, Outcome.NOT_CLAIMED) for r in records)
     rows.append("")
     rows.append(f"candidate: {' '.join(candidate.describe())}; answer: {reader.describe()}")
     if ok:
         rows.append(f"OK: the adapter is wired right ({len(records)} of 5 cases pass).")
     else:
-        seen = Counter(r.outcome for r in records if r.outcome != "pass")
+        seen = Counter(r.outcome for r in records if r.outcome != Outcome.PASS)
         rows.append(
             "NOT OK: " + (", ".join(f"{n} {o}" for o, n in seen.items()) or "no cases to run")
         )

@@ -5,14 +5,15 @@ summary texts) becomes a keyed pseudonym of the same length; everything a counte
 depends on stays byte for byte: lines and their ends, kinds, `k` paths, `i`, keys, numbers,
 part kinds, the era table's strings, the slash-command name, empty summaries. Equal strings
 stay equal and different ones stay different, so the summary-repeat relation (CNT-2) and the
-count survive. Malformed input stays malformed the same way (see generators/anon_scan.py), so
+count survive. Malformed input stays malformed the same way (see generators/anonymize/scan.py), so
 a broken real file can become a rejection fixture.
 
 The secret that keys the pseudonyms is random per run and never stored: nobody, including the
 contributor, can test guesses against the output. `--secret-hex` makes a run reproducible for
 tests only; a file meant for the corpus must never be made with a secret anyone knows.
 
-After writing, the reference counts both files; if the outcome differs (count, reboot events,
+After writing, the reference counts both files (through the `ReferenceView` the caller passes:
+this package never imports the reference); if the outcome differs (count, reboot events,
 phantoms, warnings, or the rejection and its line) the output is deleted and the exit code is
 3: that would be a bug in the anonymizer, worth an issue (without the private file).
 """
@@ -29,9 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ...reference import count_path
-from ...reference.cli import UsageParser
-from ...reference.errors import Rejection
+from ..usage import UsageParser
+from ..view import ReferenceView
 from .policy import Policy
 from .pseudonym import Pseudonyms
 from .scan import Rewriter
@@ -126,17 +126,15 @@ def anonymize_path(source: Path, target: Path, secret: bytes, force: bool = Fals
     return Report(lines, rewriter.names.replaced, rewriter.kept, rewriter.masked)
 
 
-def reference_outcome(path: Path) -> dict[str, Any]:
-    """The parts of the reference's answer that anonymization must not change.
+def comparable(answer: dict[str, Any]) -> dict[str, Any]:
+    """The parts of the reference's answer (see generators/view.py) anonymization must keep.
 
     Compared between the original and the output; messages of warnings and rejections are
     left out (a rejection's reason may quote a path element), codes and positions are in.
     """
-    try:
-        result = count_path(path)
-    except Rejection as rejection:
-        return {"outcome": "reject", "error": rejection.code, "line": rejection.line}
-    details = result.to_json()
+    if answer["outcome"] == "reject":
+        return {"outcome": "reject", "error": answer["error"], "line": answer["line"]}
+    details = answer
     return {
         "outcome": "count",
         "reboots": details["reboots"],
@@ -220,8 +218,11 @@ def _secret(args: argparse.Namespace) -> bytes | None:
     return secret or None
 
 
-def cli(argv: list[str]) -> int:
-    """Run `anonymize`; returns the exit code (0 written, 2 usage or I/O error, 3 changed)."""
+def cli(argv: list[str], reference: ReferenceView) -> int:
+    """Run `anonymize`; returns the exit code (0 written, 2 usage or I/O error, 3 changed).
+
+    `reference` counts a file (see generators/view.py); it is called only to check the output.
+    """
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
@@ -250,12 +251,12 @@ def cli(argv: list[str]) -> int:
     if args.no_check:
         print(f"not checked: run `rebootspec explain {args.output}` before contributing")
         return EXIT_OK
-    return _check(args.input, args.output)
+    return _check(args.input, args.output, reference)
 
 
-def _check(source: Path, target: Path) -> int:
-    before = reference_outcome(source)
-    after = reference_outcome(target)
+def _check(source: Path, target: Path, reference: ReferenceView) -> int:
+    before = comparable(reference(source)[0])
+    after = comparable(reference(target)[0])
     if before != after:
         target.unlink(missing_ok=True)
         sys.stderr.write(

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ...reference.eras import load_table
+from ..session.eras import table as era_table
 
 # Closed enum sets written by Copilot Chat or VS Code, never free text: summaries[].outcome and
 # summaries[].source (Copilot Chat >= 0.40, research notes on summarization) and the session's
@@ -367,7 +367,7 @@ class Policy:
     """Decides, for one string, whether to keep it, replace it, or keep only its command part."""
 
     def __init__(self, table: dict[str, Any] | None = None) -> None:
-        table = table if table is not None else load_table()
+        table = table if table is not None else era_table()
         self.vocabulary: frozenset[str] = frozenset(strings_of(table))
         manual = table["manual"]
         self._command = re.compile(re.escape(manual["message_command"]) + r"(\s)(.*)\Z", re.S)

@@ -1,1 +1,2 @@
-"""The golden corpus: building generated cases, case IDs, lint, and adding a hand-written case."""
+"""The golden corpus: case metadata (`casefile`: case.toml, tags, rules), building generated
+cases, case IDs, lint, and adding a hand-written case."""

@@ -3,7 +3,8 @@
 The person states the expected outcome (FIXTURES.md: expectations come from a person, never
 from running a counter). This tool copies the file byte for byte under a fresh case ID, writes
 `case.toml`, validates it against spec/case.schema.json, and shows the reference's `explain`
-timeline next to the stated expectation. When they disagree it refuses (exit 3) unless
+timeline next to the stated expectation (the reference comes in as a `ReferenceView`, see
+generators/view.py: this package never imports it). When they disagree it refuses (exit 3) unless
 `--force`: then either the expectation is wrong, or the reference is, and the pull request
 must say which.
 """
@@ -12,10 +13,7 @@ from __future__ import annotations
 
 import argparse
 import errno
-import io
-import json
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -25,14 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from ...fixtures import CORPUS_DIR
-from ...reference import count_path
-from ...reference.cli import UsageParser, explain
-from ...reference.eras import load_table
-from ...reference.errors import ERROR_CODES, Rejection
-from ...spec import SPEC_DIR
+from ..session.eras import eras
+from ..usage import UsageParser
+from ..view import ReferenceView
+from . import casefile
 from .ids import new_id, taken
 
-SPEC = SPEC_DIR
 EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_REFUSED = 3
@@ -70,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("session", type=Path, help="the session file (.jsonl or .json)")
     parser.add_argument("--title", required=True, help="what the case shows (no 'should')")
     parser.add_argument("--rules", required=True, help="comma-separated rule IDs, e.g. RPL-7,CNT-2")
-    parser.add_argument("--tags", required=True, help="comma-separated tags from spec/tags.txt")
+    parser.add_argument("--tags", required=True, help="comma-separated tags from spec/tags.toml")
     parser.add_argument("--era", required=True, help='an era id of spec/eras.toml, or "none"')
     expect = parser.add_mutually_exclusive_group(required=True)
     expect.add_argument("--expect-reboots", type=int, metavar="N", help="the count you expect")
@@ -92,25 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def known_tags(path: Path = SPEC / "tags.txt") -> set[str]:
-    """The closed tag list: the first word of every line that is not a comment."""
-    lines = path.read_text("utf-8").splitlines()
-    return {line.split()[0] for line in lines if line.strip() and not line.startswith("#")}
-
-
-def known_rules(spec: Path = SPEC) -> set[str] | None:
-    """Rule IDs defined by headings of SPEC.md and PROTOCOL.md (`### RPL-7 ...`, `### PRO-2`).
+def known_rules() -> set[str] | None:
+    """Rule IDs a case may cite (SPEC.md and PROTOCOL.md headings).
 
     None when there is no SPEC.md (then any well-formed ID is accepted).
     """
-    if not (spec / "SPEC.md").exists():
-        return None
-    found: set[str] = set()
-    for name in ("SPEC.md", "PROTOCOL.md"):
-        path = spec / name
-        if path.exists():
-            found |= set(re.findall(r"^#+ ([A-Z]{3}-[0-9]+)\b", path.read_text("utf-8"), re.M))
-    return found
+    return casefile.citable_rules() if casefile.spec_rules() else None
 
 
 def _split(text: str) -> list[str]:
@@ -125,15 +108,16 @@ def _problems(args: argparse.Namespace, rules: list[str], tags: list[str]) -> li
     elif not session.is_file():
         problems.append(f"{session}: no such file")
     if args.expect_reject is not None:
-        if args.expect_reject not in ERROR_CODES:
-            problems.append(f"--expect-reject {args.expect_reject}: not one of {ERROR_CODES}")
+        codes = casefile.error_codes()
+        if args.expect_reject not in codes:
+            problems.append(f"--expect-reject {args.expect_reject}: not one of {codes}")
         if args.line is None:
             problems.append("--expect-reject needs --line N (0: the whole file)")
     elif args.line is not None:
         problems.append("--line goes with --expect-reject only")
-    unknown_tags = sorted(set(tags) - known_tags())
+    unknown_tags = sorted(set(tags) - set(casefile.known_tags()))
     if unknown_tags:
-        problems.append(f"unknown tags {unknown_tags}: use spec/tags.txt (or add one there)")
+        problems.append(f"unknown tags {unknown_tags}: use spec/tags.toml (or add one there)")
     defined = known_rules()
     if defined is not None and set(rules) - defined:
         problems.append(
@@ -146,10 +130,10 @@ def _problems(args: argparse.Namespace, rules: list[str], tags: list[str]) -> li
     ):
         if not _is_text(text):
             problems.append(f"{name}: not valid UTF-8 text")
-    eras = {era["id"] for era in load_table()["eras"]}
-    if args.era != "none" and args.era not in eras:
+    era_ids = {era.id for era in eras()}
+    if args.era != "none" and args.era not in era_ids:
         problems.append(
-            f"era {args.era!r} is not in spec/eras.toml ({sorted(eras)} or none): "
+            f"era {args.era!r} is not in spec/eras.toml ({sorted(era_ids)} or none): "
             "add the era row first (CONTRIBUTING.md)"
         )
     return problems
@@ -173,14 +157,11 @@ def private_hint(data: bytes) -> str | None:
     return None
 
 
-def reference_view(session: Path) -> tuple[Expectation, str]:
-    """What the reference answers for the file, and the text to show the person."""
-    try:
-        result = count_path(session)
-    except Rejection as rejection:
-        text = f"error: {session}:{rejection.line}: {rejection.code}: {rejection.reason}\n"
-        return Expectation(error=rejection.code, line=rejection.line), text
-    return Expectation(reboots=result.reboots), explain(result)
+def answer_expectation(answer: dict[str, Any]) -> Expectation:
+    """The reference's answer (generators/view.py) as an expectation like the person's."""
+    if answer["outcome"] == "reject":
+        return Expectation(error=answer["error"], line=answer["line"])
+    return Expectation(reboots=answer["reboots"])
 
 
 def case_table(
@@ -208,40 +189,6 @@ def expectation_of(args: argparse.Namespace) -> Expectation:
     return Expectation(error=args.expect_reject, line=args.line)
 
 
-def to_toml(table: dict[str, Any]) -> str:
-    """case.toml in the corpus's layout (FIXTURES.md). JSON string escapes are valid TOML."""
-    out = io.StringIO()
-    for key, value in table.items():
-        if key != "expect":
-            out.write(f"{key} = {_toml_value(value)}\n")
-    out.write("\n[expect]\n")
-    for key, value in table["expect"].items():
-        out.write(f"{key} = {_toml_value(value)}\n")
-    return out.getvalue()
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
-    if isinstance(value, int):
-        return str(value)
-    return json.dumps(str(value), ensure_ascii=False)
-
-
-def schema_errors(table: dict[str, Any]) -> list[str]:
-    """Validation against spec/case.schema.json (jsonschema)."""
-    try:
-        import jsonschema
-    except ImportError:
-        return ["jsonschema is not installed: pip install -e '.[test]'"]
-    schema = json.loads((SPEC / "case.schema.json").read_text("utf-8"))
-    validator = jsonschema.Draft202012Validator(schema)
-    return [
-        f"{'/'.join(map(str, error.absolute_path)) or 'case'}: {error.message}"
-        for error in validator.iter_errors(table)
-    ]
-
-
 NEXT_STEPS = """\
 next steps:
   1. read fixtures/{id}/case.toml; sharpen the title (what the case shows, no "should")
@@ -254,8 +201,11 @@ next steps:
 """
 
 
-def cli(argv: list[str]) -> int:
-    """Run `add-fixture`; 0 written, 2 usage error, 3 refused (disagreement or private)."""
+def cli(argv: list[str], reference: ReferenceView) -> int:
+    """Run `add-fixture`; 0 written, 2 usage error, 3 refused (disagreement or private).
+
+    `reference` gives the reference's answer and timeline for the file (generators/view.py).
+    """
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
@@ -282,14 +232,15 @@ def cli(argv: list[str]) -> int:
     fixtures: Path = args.fixtures
     case_id = new_id(taken(fixtures))
     table = case_table(args, case_id, rules, tags)
-    errors = schema_errors(table)
+    errors = casefile.schema_problems(table, root="case")
     if errors:
         for problem in errors:
             sys.stderr.write(f"error: case.toml: {problem}\n")
         return EXIT_USAGE
     mine = expectation_of(args)
     try:
-        theirs, timeline = reference_view(args.session)
+        answer, timeline = reference(args.session)
+        theirs = answer_expectation(answer)
     except Exception as failure:  # a bug in the reference: say so, write nothing
         sys.stderr.write(f"error: the reference failed on {args.session}: {failure!r}\n")
         return EXIT_REFUSED
@@ -328,7 +279,7 @@ def _write_case(folder: Path, session: Path, table: dict[str, Any]) -> None:
     into place in one step; any failure removes that temporary folder and leaves the corpus as
     it was.
     """
-    text = to_toml(table)
+    text = casefile.render(table)
     if tomllib.loads(text) != table:  # the writer's own check: what is read is what was meant
         raise AssertionError(f"case.toml does not round-trip:\n{text}")
     if folder.exists() or folder.is_symlink():
@@ -338,7 +289,7 @@ def _write_case(folder: Path, session: Path, table: dict[str, Any]) -> None:
     )
     try:
         shutil.copyfile(session, staging / f"session{session.suffix}")
-        (staging / "case.toml").write_text(text, encoding="utf-8", newline="\n")
+        (staging / casefile.CASE_FILE).write_text(text, encoding="utf-8", newline="\n")
         os.rename(staging, folder)  # fails if the folder appeared meanwhile (non-empty target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -8,11 +8,10 @@ removed and its ID retired (appended to fixtures/retired.txt), so it is never us
 from __future__ import annotations
 
 import sys
-import tomllib
 from pathlib import Path
 from typing import TextIO
 
-from . import ids
+from . import casefile, ids
 from .cases import Case, all_cases, missing_ids
 
 GITATTRIBUTES = (
@@ -24,19 +23,9 @@ def expected_files(cases: list[Case]) -> dict[Path, bytes]:
     """Every file a fresh build writes, relative to fixtures/."""
     files: dict[Path, bytes] = {Path(".gitattributes"): GITATTRIBUTES}
     for case in cases:
-        files[Path(case.id) / "case.toml"] = case.toml().encode("utf-8")
+        files[Path(case.id) / casefile.CASE_FILE] = case.toml().encode("utf-8")
         files[Path(case.id) / case.file_name] = case.data
     return files
-
-
-def provenance(folder: Path) -> str | None:
-    """The provenance of a case folder, or None when it has no readable case.toml."""
-    try:
-        with (folder / "case.toml").open("rb") as handle:
-            value = tomllib.load(handle).get("provenance")
-    except (OSError, tomllib.TOMLDecodeError):
-        return None
-    return value if isinstance(value, str) else None
 
 
 def generated_folders(fixtures: Path) -> list[Path]:
@@ -45,7 +34,7 @@ def generated_folders(fixtures: Path) -> list[Path]:
     return sorted(
         p
         for p in fixtures.iterdir()
-        if p.is_dir() and (provenance(p) or "").startswith("generator:")
+        if p.is_dir() and (casefile.provenance(p) or "").startswith("generator:")
     )
 
 
@@ -73,7 +62,7 @@ def differences(fixtures: Path, cases: list[Case], whole: bool) -> list[str]:
 def write(fixtures: Path, cases: list[Case], whole: bool, out: TextIO) -> int:
     """Write the cases; remove and retire stale generated folders (only in a whole build)."""
     for folder in (fixtures / case.id for case in cases):
-        existing = provenance(folder)
+        existing = casefile.provenance(folder)
         if folder.exists() and not (existing or "").startswith("generator:"):
             out.write(f"error: fixtures/{folder.name} is not a generated case; not overwritten\n")
             return 1
@@ -99,7 +88,7 @@ def write(fixtures: Path, cases: list[Case], whole: bool, out: TextIO) -> int:
     for case in cases:
         folder = fixtures / case.id
         for path in sorted(folder.iterdir()):
-            if path.name not in ("case.toml", case.file_name):
+            if path.name not in (casefile.CASE_FILE, case.file_name):
                 path.unlink()
     out.write(f"wrote {len(cases)} generated cases into {fixtures}\n")
     return 0

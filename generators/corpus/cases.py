@@ -19,11 +19,11 @@ from ..session.plan import (
     plan_tags,
     stored,
 )
-from ..session.player import Player
+from ..session.player import TORN_LINE, Player, marker_test
 from ..session.scenarios import SCENARIOS, SUMMARY_TAGS, Scenario
 from ..session.shapes import SHAPE_RULES, log_shapes
 from ..session.writer import LogWriter
-from . import ids
+from . import casefile, ids
 
 # Shapes worth a tag everywhere they occur; push-append and set are in nearly every log, so
 # only scenarios that are about them declare them.
@@ -35,7 +35,6 @@ DETECTED = (
     "later-initial",
     "initial-only",
 )
-TORN_LINE = b'{"kind":1,"k":["inputState","inputText"],"v":"and then'
 
 
 @dataclass
@@ -72,47 +71,29 @@ class Case:
     def provenance(self) -> str:
         return f"generator:{self.scenario.name}/era={self.era.id}/seed={self.scenario.seed}"
 
-    def toml(self) -> str:
-        """case.toml, written by hand so its bytes are stable."""
-        lines = [
-            f"id = {_string(self.id)}",
-            f"title = {_string(self.title)}",
-            f"rules = [{', '.join(_string(r) for r in self.rules)}]",
-            f"tags = [{', '.join(_string(t) for t in self.tags)}]",
-            f"era = {_string(self.era.id)}",
-            f"container = {_string(self.container)}",
-            f"provenance = {_string(self.provenance)}",
-        ]
+    def table(self) -> dict[str, Any]:
+        """The case.toml table, keys in the order of spec/FIXTURES.md."""
         comment = " ".join(t for t in (self.scenario.comment, plan_note(self.plan)) if t)
-        lines.append(f"comment = {_string(comment)}")
-        lines += ["", "[expect]"]
-        for name, value in self.expect.items():
-            lines.append(f"{name} = {_string(value) if isinstance(value, str) else value}")
-        return "\n".join(lines) + "\n"
+        return {
+            "id": self.id,
+            "title": self.title,
+            "rules": self.rules,
+            "tags": self.tags,
+            "era": self.era.id,
+            "container": self.container,
+            "provenance": self.provenance,
+            "comment": comment,
+            "expect": self.expect,
+        }
 
-
-def _string(text: str) -> str:
-    """A TOML basic string (ASCII text: only quotes and backslashes need escapes)."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    def toml(self) -> str:
+        """case.toml as the one writer (casefile.render) lays it out: stable bytes."""
+        return casefile.render(self.table())
 
 
 def _rule_sort(rule: str) -> tuple[str, int]:
     prefix, number = rule.split("-")
     return prefix, int(number)
-
-
-def _is_marker(era: Era) -> Any:
-    kinds = {era.marker_kind, era.old_marker_kind}
-
-    def test(part: Any) -> bool:
-        content = part.get("content") if isinstance(part, dict) else None
-        return (
-            isinstance(content, dict)
-            and part.get("kind") in kinds
-            and content.get("value") == era.completed
-        )
-
-    return test
 
 
 def generate(scenario: Scenario, era: Era, case_id: str) -> Case:
@@ -124,7 +105,7 @@ def generate(scenario: Scenario, era: Era, case_id: str) -> Case:
         save_rate=scenario.save_rate,
         marker_kind=era.old_marker_kind if scenario.old_marker_kind else None,
         brief=scenario.brief,
-        writer=LogWriter(watch=_is_marker(era)),
+        writer=LogWriter(watch=marker_test(era)),
     )
     player.play(plan)
     declared = set(scenario.tags)

@@ -58,7 +58,13 @@ def registry(path: Path = REGISTRY) -> dict[str, str]:
 def folder_ids(fixtures: Path = FIXTURES) -> list[str]:
     if not fixtures.is_dir():
         return []
-    return sorted(p.name for p in fixtures.iterdir() if p.is_dir() and not p.name.startswith("."))
+    return sorted(p.name for p in fixtures.iterdir() if is_case_folder_name(p))
+
+
+def is_case_folder_name(path: Path) -> bool:
+    """Whether a folder of fixtures/ is meant as a case (not `.git*` or Python's `__pycache__`,
+    which appears because fixtures/ is also the data package `rebootspec.fixtures`)."""
+    return path.is_dir() and not path.name.startswith((".", "__"))
 
 
 def taken(fixtures: Path = FIXTURES) -> set[str]:

@@ -3,27 +3,22 @@
 Checks every case folder (generated and hand-written): the ID matches the folder, is well
 formed and not retired; case.toml is valid against spec/case.schema.json; the input file named by
 `container` is there; era, tags and rules exist. Then coverage: every rule of spec/SPEC.md has a
-case and every tag of spec/tags.txt is used. Prints the rule -> cases table.
+case and every tag of spec/tags.toml is used; every rule a tag lists exists in SPEC.md and is
+cited by some case with that tag. Prints the rule -> cases table. The metadata itself is read
+through `casefile`, the one owner of case.toml, tags and rules.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import sys
-import tomllib
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, TextIO
 
-import jsonschema
-
-from ...spec import SPEC_DIR
 from ..session.eras import eras
-from . import ids
+from . import casefile, ids
 
-SPEC = SPEC_DIR
-RULE_HEADING = re.compile(r"^#{2,4}\s+([A-Z]{3}-[0-9]+)\b", re.MULTILINE)
+SPEC = casefile.SPEC
 # Used only while spec/SPEC.md does not exist yet (the IDs of the common brief); lint fails then.
 FALLBACK_RULES = (
     [f"RPL-{n}" for n in range(1, 11)]
@@ -45,33 +40,17 @@ NOT_IN_CORPUS = {
 
 def spec_rules(spec: Path = SPEC) -> tuple[list[str], bool]:
     """Rule IDs from SPEC.md headings (`### RPL-4 ...`), and whether SPEC.md exists."""
-    path = spec / "SPEC.md"
-    if not path.exists():
+    if not (spec / "SPEC.md").exists():
         return list(FALLBACK_RULES), False
-    found = RULE_HEADING.findall(path.read_text("utf-8"))
-    return list(dict.fromkeys(found)), True
+    return casefile.spec_rules(spec), True
 
 
-def protocol_rules(spec: Path = SPEC) -> list[str]:
-    """PRO-n rules are defined in PROTOCOL.md; cases may cite them."""
-    path = spec / "PROTOCOL.md"
-    return RULE_HEADING.findall(path.read_text("utf-8")) if path.exists() else []
-
-
-def known_tags(spec: Path = SPEC) -> list[str]:
-    tags = []
-    for line in (spec / "tags.txt").read_text("utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            tags.append(line.split()[0])
-    return tags
+protocol_rules = casefile.protocol_rules
+known_tags = casefile.known_tags
 
 
 def _generated(folder: Path) -> bool:
-    try:
-        with (folder / "case.toml").open("rb") as handle:
-            return str(tomllib.load(handle).get("provenance", "")).startswith("generator:")
-    except (OSError, tomllib.TOMLDecodeError):
-        return False
+    return (casefile.provenance(folder) or "").startswith("generator:")
 
 
 def _rule_key(rule: str) -> tuple[str, int]:
@@ -86,11 +65,11 @@ class Lint:
         self.errors: list[str] = []
         self.by_rule: dict[str, list[str]] = defaultdict(list)
         self.by_tag: dict[str, list[str]] = defaultdict(list)
-        schema = json.loads((spec / "case.schema.json").read_text("utf-8"))
-        self.validator = jsonschema.Draft202012Validator(schema)
         self.rules, self.has_spec = spec_rules(spec)
         self.citable = set(self.rules) | set(protocol_rules(spec))
-        self.tags = known_tags(spec)
+        self.tag_rules = casefile.tag_rules(spec)
+        self.tags = list(self.tag_rules)
+        self.cited_by_tag: dict[str, set[str]] = defaultdict(set)
         self.eras = {era.id for era in eras()} | {"none"}
         self.retired = ids.retired(fixtures / "retired.txt")
 
@@ -108,7 +87,7 @@ class Lint:
             self.error("retired.txt lists an ID twice")
         self.check_registry()
         for folder in sorted(self.fixtures.iterdir()):
-            if folder.is_dir() and not folder.name.startswith("."):
+            if ids.is_case_folder_name(folder):
                 self.check_case(folder)
 
     def check_registry(self) -> None:
@@ -123,7 +102,7 @@ class Lint:
             if case_id in self.retired:
                 self.error(f"case_ids.toml: {key}: {case_id} is retired")
             folder = self.fixtures / case_id
-            if (folder / "case.toml").exists() and not _generated(folder):
+            if (folder / casefile.CASE_FILE).exists() and not _generated(folder):
                 self.error(f"case_ids.toml: {key}: {case_id} is the ID of a hand-written case")
 
     def check_case(self, folder: Path) -> None:
@@ -132,22 +111,20 @@ class Lint:
             self.error(f"{where}: the folder name is not an ID")
         if folder.name in self.retired:
             self.error(f"{where}: the ID is retired")
-        try:
-            with (folder / "case.toml").open("rb") as handle:
-                meta: dict[str, Any] = tomllib.load(handle)
-        except OSError:
+        if not (folder / casefile.CASE_FILE).is_file():
             self.error(f"{where}: no case.toml")
             return
-        except tomllib.TOMLDecodeError as broken:
-            self.error(f"{where}/case.toml: not TOML: {broken}")
+        try:
+            meta: dict[str, Any] = casefile.read_meta(folder)
+        except casefile.CaseFileError as broken:
+            self.error(f"{where}/case.toml: {broken.reason}")
             return
-        for invalid in sorted(self.validator.iter_errors(meta), key=str):
-            path = "/".join(str(p) for p in invalid.absolute_path) or "<root>"
-            self.error(f"{where}/case.toml: {path}: {invalid.message}")
+        for problem in casefile.schema_problems(meta, self.spec):
+            self.error(f"{where}/case.toml: {problem}")
         if meta.get("id") != folder.name:
             self.error(f"{where}/case.toml: id {meta.get('id')!r} differs from the folder name")
         container = meta.get("container")
-        files = sorted(p.name for p in folder.iterdir() if p.name != "case.toml")
+        files = sorted(p.name for p in folder.iterdir() if p.name != casefile.CASE_FILE)
         # A real log keeps its licence notice beside the copy (spec/FIXTURES.md, "Real logs").
         wanted = [f"session.{container}"]
         if ids.is_realworld_id(folder.name):
@@ -161,6 +138,7 @@ class Lint:
             if tag not in self.tags:
                 self.error(f"{where}/case.toml: unknown tag {tag!r}")
             self.by_tag[tag].append(folder.name)
+            self.cited_by_tag[tag] |= set(meta.get("rules", []))
         for rule in meta.get("rules", []):
             if rule not in self.citable:
                 self.error(f"{where}/case.toml: rule {rule} does not exist in the spec")
@@ -179,7 +157,18 @@ class Lint:
                 self.error(f"rule {rule} has no case")
         for tag in self.tags:
             if not self.by_tag.get(tag):
-                self.error(f"tag {tag!r} of spec/tags.txt is used by no case")
+                self.error(f"tag {tag!r} of spec/tags.toml is used by no case")
+        self.check_tag_rules()
+
+    def check_tag_rules(self) -> None:
+        """spec/tags.toml's rules: each a rule of SPEC.md, each shown by a case with the tag."""
+        for tag, rules in self.tag_rules.items():
+            where = f"spec/tags.toml: [{tag}] lists"
+            for rule in rules:
+                if rule not in self.rules:
+                    self.error(f"{where} {rule}, not a rule of spec/SPEC.md")
+                elif self.by_tag.get(tag) and rule not in self.cited_by_tag[tag]:
+                    self.error(f"{where} {rule}, which no case with the tag cites")
 
 
 def main(fixtures: Path = ids.FIXTURES, spec: Path = SPEC, out: TextIO | None = None) -> int:

@@ -48,6 +48,20 @@ def _table(path: Path) -> dict[str, Any]:
 
 
 @cache
+def table(path: Path = ERAS_FILE) -> dict[str, Any]:
+    """The raw era table (every string of it, for the anonymizer's kept vocabulary)."""
+    return _table(path)
+
+
+def spec_version(path: Path = ERAS_FILE) -> str:
+    """`spec_version` of the era table (ERA-1), for report headers; "unknown" if unreadable."""
+    try:
+        return str(_table(path).get("spec_version", "unknown"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return "unknown"
+
+
+@cache
 def eras(path: Path = ERAS_FILE) -> tuple[Era, ...]:
     """Every era of the table, in table order."""
     table = _table(path)

@@ -466,7 +466,7 @@ def removed_turns(plan: Plan) -> tuple[list[Turn], list[Turn]]:
 
 
 def plan_tags(plan: Plan) -> set[str]:
-    """The feature tags the plan itself shows (spec/tags.txt), read off the final requests."""
+    """The feature tags the plan itself shows (spec/tags.toml), read off the final requests."""
     tags: set[str] = set()
     requests = plan.final_requests()
     turns = [r.turn for r in requests]

@@ -8,6 +8,7 @@ compaction, the final state). Everything random comes from one `random.Random(se
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,6 +191,26 @@ class Player:
         if container in ("export", "export-old"):
             return flat_json(to_export(self.session.state, old=container == "export-old"))
         return self.writer.bytes()
+
+
+# An unterminated, unparsable last line, as a writer cut off mid-save leaves it (ERR-9).
+TORN_LINE = b'{"kind":1,"k":["inputState","inputText"],"v":"and then'
+
+
+def marker_test(era: Era) -> Callable[[Any], bool]:
+    """Whether a response part is the era's completed compaction marker (of either part kind):
+    what a LogWriter `watch` counts to measure the duplicate artifact."""
+    kinds = {era.marker_kind, era.old_marker_kind}
+
+    def test(part: Any) -> bool:
+        content = part.get("content") if isinstance(part, dict) else None
+        return (
+            isinstance(content, dict)
+            and part.get("kind") in kinds
+            and content.get("value") == era.completed
+        )
+
+    return test
 
 
 def play(plan: Plan, era: Era, seed: int, container: str = "jsonl", **options: Any) -> bytes:

@@ -1,4 +1,4 @@
-"""Seeded random plans for long, realistic sessions (and, later, for fuzzing).
+"""Seeded random plans for long, realistic sessions (the corpus's long scenarios and benchmarks).
 
 Plan generation only calls `choice`, `random` and `randrange` on the generator it is given, so
 a `random.Random(seed)` makes a corpus case and any object with those methods (a Hypothesis

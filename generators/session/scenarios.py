@@ -40,7 +40,7 @@ def _always(era: Era) -> bool:
     return "jsonl" in era.containers
 
 
-def _has_manual(era: Era) -> bool:
+def has_manual(era: Era) -> bool:
     """`/compact` exists from its first day on; an era that began earlier never had it."""
     return "jsonl" in era.containers and era.from_date >= era_table.manual().since_date
 
@@ -427,7 +427,7 @@ def truncation(era: Era, label: Labels, rng: random.Random) -> list[Step]:
 
 def long_session(size: int) -> Builder:
     def build(era: Era, label: Labels, rng: random.Random) -> list[Step]:
-        steps = long_session_steps(rng, label, size, manual=_has_manual(era))
+        steps = long_session_steps(rng, label, size, manual=has_manual(era))
         return [*steps, TypeUntilRewrite(), Send(Turn(prompt(rng), tools=1))]
 
     return build
@@ -512,7 +512,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("MRK-4", "MRK-5", "SUM-2", "CNT-2"),
         ("manual-compact", "singular-summary"),
         manual,
-        applies=_has_manual,
+        applies=has_manual,
         seed=9,
     ),
     Scenario(
@@ -727,7 +727,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("SUM-7", "SUM-8", "SUM-5", "CNT-2"),
         ("provider-compaction", "server-compaction"),
         provider,
-        applies=_has_manual,
+        applies=has_manual,
         seed=37,
     ),
     Scenario(
@@ -736,7 +736,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("UNC-4", "UNC-5", "SUM-6", "SUM-8", "OUT-3", "CNT-2", "CNT-3"),
         ("background-compaction", "unapplied-background", "round-summary"),
         background,
-        applies=_has_manual,
+        applies=has_manual,
         seed=38,
         comment="0.38-0.39 store no entry for an applied pass (its marker is a phantom); 0.40+ "
         "one source=background entry with the round's id and text, which equals the previous "
@@ -748,7 +748,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("UNC-5", "SUM-5", "SUM-6", "CNT-2"),
         ("unapplied-background", "round-summary-only", "summary-without-marker"),
         unapplied,
-        applies=_has_manual,
+        applies=has_manual,
         seed=47,
         comment="The background render sets the anchor round's summary when the pass finishes "
         "(research copilot-compaction-details.md 11.2); no model may ever have seen it.",
@@ -789,7 +789,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("UNC-7", "CNT-1", "CNT-2"),
         ("fork",),
         fork,
-        applies=_has_manual,
+        applies=has_manual,
         seed=42,
         comment="The child file holds the parent's requests with bare-UUID requestIds, modelState "
         "Complete and no removal flags (research copilot-compaction-details.md 7).",

@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from rebootspec.generators.corpus.add_fixture import cli
+from rebootspec.conformance.commands.contribute import add_fixture as cli
 from rebootspec.generators.corpus.ids import ALPHABET
 
 ROOT = Path(__file__).resolve().parents[2]

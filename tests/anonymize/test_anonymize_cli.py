@@ -1,4 +1,4 @@
-"""`rebootspec anonymize IN OUT` as a contributor runs it (in process: `cli(argv)`)."""
+"""`rebootspec anonymize IN OUT` as a contributor runs it (in process, the reference wired in)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rebootspec.generators.anonymize.command import cli
+from rebootspec.conformance.commands.contribute import anonymize as cli
 
 LOG = (
     b'{"kind":0,"v":{"version":3,"requests":[]}}\n'

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rebootspec.generators.anonymize.command import cli as anonymize
-from rebootspec.generators.corpus import add_fixture
+from rebootspec.conformance.commands.contribute import add_fixture, anonymize
 
 LOG = (
     b'{"kind":0,"v":{"version":3,"sessionId":"s","requests":[]}}\n'
@@ -131,7 +130,7 @@ def test_add_fixture_with_a_non_utf8_title_changes_nothing(tmp_path: Path) -> No
     (fixtures / "AAAA").mkdir()
     before = snapshot(fixtures)
     argv = fixture_args(tmp_path, "a title with a bad byte \udcff in it; one reboot")
-    assert add_fixture.cli(argv) == 2
+    assert add_fixture(argv) == 2
     assert snapshot(fixtures) == before
 
 
@@ -148,13 +147,11 @@ def test_add_fixture_that_fails_while_writing_changes_nothing(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(Path, "write_text", full_disk)
-    assert (
-        add_fixture.cli(fixture_args(tmp_path, "one compaction with summary Ab3; one reboot")) == 2
-    )
+    assert add_fixture(fixture_args(tmp_path, "one compaction with summary Ab3; one reboot")) == 2
     assert snapshot(fixtures) == before
 
 
 def test_add_fixture_accepts_protocol_rules(tmp_path: Path) -> None:
     (tmp_path / "fixtures").mkdir()
     argv = fixture_args(tmp_path, "one compaction with summary Ab3; one reboot", "CNT-2,PRO-2")
-    assert add_fixture.cli(argv) == 0
+    assert add_fixture(argv) == 0

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,3 +47,26 @@ def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
     with pytest.raises(FileExistsError):
         write_baseline(report, out)
     assert out.read_text("utf-8") == "reviewed"
+
+
+def test_the_runners_own_outcomes_are_named_but_never_listed(tmp_path: Path) -> None:
+    unpinned = {"id": "BBBB", "gate": "fail", "outcome": "unpinned", "title": "t4", "detail": ""}
+    text = baseline({**REPORT, "cases": [*REPORT["cases"], unpinned]})
+    assert "[BBBB]" not in text and "# BBBB: unpinned" in text
+    path = tmp_path / "known.toml"
+    path.write_text(text.replace(TODO, "predates spec 2.0"), "utf-8")
+    assert set(load_divergences(path, {"K7QX", "AAAA", "2BL5", "BBBB"})) == {"AAAA", "K7QX"}
+
+
+def test_a_file_that_is_not_a_report_is_refused_in_one_line(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({"verdict": "FAIL", "totals": {}, "matrix": {}, **REPORT}))
+    assert "[K7QX]" in write_baseline(report, None)
+    for text in ("[1, 2]", json.dumps({**REPORT, "verdict": "FAIL"}), "{"):
+        report.write_text(text, "utf-8")
+        done = subprocess.run(
+            [sys.executable, "-m", "rebootspec.conformance", "baseline", str(report)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 2 and done.stdout == "", text
+        assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr

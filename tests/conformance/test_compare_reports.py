@@ -17,7 +17,20 @@ def case(case_id: str, outcome: str, reboots: int | None = None) -> dict[str, An
     actual = (
         {"outcome": "count", "reboots": reboots} if reboots is not None else {"outcome": outcome}
     )
-    return {"id": case_id, "title": f"case {case_id}", "outcome": outcome, "actual": actual}
+    gate = outcome if outcome in ("pass", "not-claimed") else "fail"
+    return {
+        "id": case_id,
+        "title": f"case {case_id}",
+        "outcome": outcome,
+        "gate": gate,
+        "actual": actual,
+    }
+
+
+def on_disk(path: Path, report: dict[str, Any]) -> Path:
+    """`report` as a file `compare` reads: with the members every report has (not compared)."""
+    path.write_text(json.dumps({"verdict": "FAIL", "totals": {}, "matrix": {}, **report}))
+    return path
 
 
 def head(**changes: Any) -> dict[str, Any]:
@@ -98,11 +111,10 @@ def test_a_different_wrong_count_is_an_unchanged_failure() -> None:
 
 
 def test_cli_exit_code_is_the_gate(tmp_path: Path) -> None:
-    old, new = tmp_path / "old.json", tmp_path / "new.json"
-    old.write_text(json.dumps(OLD))
-    new.write_text(json.dumps(NEW))
-    narrowed = tmp_path / "narrowed.json"
-    narrowed.write_text(json.dumps({"header": head(keyword="AAAA"), "cases": OLD["cases"][:1]}))
+    old, new = on_disk(tmp_path / "old.json", OLD), on_disk(tmp_path / "new.json", NEW)
+    narrowed = on_disk(
+        tmp_path / "narrowed.json", {"header": head(keyword="AAAA"), "cases": OLD["cases"][:1]}
+    )
 
     def run(*args: Path | str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -125,3 +137,15 @@ def test_cli_exit_code_is_the_gate(tmp_path: Path) -> None:
         bad.returncode == 2 and bad.stderr.startswith("error: ") and "Traceback" not in bad.stderr
     )
     assert run(old, new, "--allow-different", "colour").returncode == 2
+    for not_a_report, reason in (
+        ({"cases": OLD["cases"]}, "no header member"),
+        ([OLD], "a JSON list, not an object"),
+        ({**OLD, "cases": [case("AAAA", "passed")]}, "outcome 'passed' is not one of pass, fail"),
+        ({**OLD, "header": head(report_format=9)}, "report_format 9"),
+    ):
+        odd = tmp_path / "odd.json"
+        odd.write_text(json.dumps({"verdict": "PASS", "totals": {}, "matrix": {}} | not_a_report)
+                       if isinstance(not_a_report, dict) else json.dumps(not_a_report))  # fmt: skip
+        refused = run(odd, new)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr, reason
+        assert refused.stderr.count("\n") == 1 and reason in refused.stderr, refused.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 
 import pytest
@@ -144,10 +145,30 @@ def test_the_code_is_informative_unless_the_profile_matches_codes() -> None:
     )
 
 
-def test_protocol_md_shows_the_outcome_table_of_outcome_py() -> None:
+def test_protocol_md_shows_the_outcome_and_gate_tables_of_outcome_py() -> None:
     from rebootspec.conformance import SPEC_DIR
-    from rebootspec.conformance.runner.outcome import OUTCOME_TABLE
+    from rebootspec.conformance.runner.outcome import GATE_TABLE, OUTCOME_TABLE
 
     text = (SPEC_DIR / "PROTOCOL.md").read_text(encoding="utf-8")
-    for outcome, when in OUTCOME_TABLE:
-        assert f"| `{outcome}` | {when} |" in text, outcome
+    for word, when in (*OUTCOME_TABLE, *GATE_TABLE):
+        assert f"| `{word}` | {when} |" in text, word
+
+
+def test_every_outcome_and_gate_has_exactly_one_row_saying_when() -> None:
+    from rebootspec.conformance.runner.outcome import GATE_TABLE, OUTCOME_TABLE, Gate, Outcome
+
+    assert [word for word, _ in OUTCOME_TABLE] == list(Outcome)
+    assert [word for word, _ in GATE_TABLE] == list(Gate)
+
+
+def test_outcome_words_are_the_plain_strings_reports_and_divergence_files_use() -> None:
+    from rebootspec.conformance.runner.outcome import RUN_OUTCOMES, Gate, Outcome
+
+    # The words a report.json, a divergences file or a template compares with.
+    assert Outcome.MISSED_ERROR == "missed-error" and f"{Outcome.CORPUS_ERROR}" == "corpus-error"
+    assert json.dumps({"outcome": Outcome.NOT_CLAIMED}) == '{"outcome": "not-claimed"}'
+    assert Gate("xpass") is Gate.XPASS
+    with pytest.raises(ValueError):
+        Outcome("passed")
+    # classify never says the runner's own words: they are decided before a candidate runs.
+    assert set(Outcome) - set(RUN_OUTCOMES) == {"unpinned", "corpus-error", "not-claimed"}

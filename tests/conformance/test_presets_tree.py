@@ -8,15 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from rebootspec.conformance.presets import parse_candidate
+from rebootspec.conformance.presets.qhoami import QhoamiPreset
+from rebootspec.conformance.presets.reboot_count import RebootCountPreset
+from rebootspec.conformance.presets.vscode_tree import SESSION_ID, WORKSPACE_HASH
 from rebootspec.conformance.runner.answers import PatternReader
-from rebootspec.conformance.runner.candidates import CandidateError, parse_candidate
+from rebootspec.conformance.runner.candidates import CandidateError
 from rebootspec.conformance.runner.outcome import classify
-from rebootspec.conformance.runner.presets import (
-    SESSION_ID,
-    WORKSPACE_HASH,
-    QhoamiPreset,
-    RebootCountPreset,
-)
 
 # A stand-in for qhoami's out/cli.js: finds the session the way qhoami does on Linux and
 # prints its size in bytes as `patch` (so the test knows the answer without counting).

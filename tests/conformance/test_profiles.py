@@ -56,7 +56,7 @@ def test_the_seed_rubric_leaves_out_the_cases_2_0_changed() -> None:
 
 @pytest.mark.parametrize("name", ["spec-v2", "spec-v1", "seed-rubric-2026-02"])
 def test_bundled_profiles_name_only_known_tags(name: str) -> None:
-    load_profile(name, known_tags())  # raises ProfileError on a tag not in spec/tags.txt
+    load_profile(name, known_tags())  # raises ProfileError on a tag not in spec/tags.toml
 
 
 def test_an_unknown_profile_names_the_bundled_ones() -> None:

@@ -5,18 +5,13 @@ from __future__ import annotations
 from hypothesis import given
 
 from rebootspec.conformance.fuzzing.describe import case_rules, case_tags, title
-from rebootspec.conformance.fuzzing.plans import (
-    FuzzCase,
-    compile_plan,
-    fuzz_cases,
-    manual_allowed,
-    play_case,
-)
+from rebootspec.conformance.fuzzing.plans import FuzzCase, fuzz_cases, play_case
 from rebootspec.conformance.runner.corpus import known_tags
 from rebootspec.generators.corpus.cases import title_count
 from rebootspec.generators.corpus.lint import SPEC, protocol_rules, spec_rules
 from rebootspec.generators.session.eras import eras
 from rebootspec.generators.session.plan import Remove, Retry, Send, Turn, expected_reboots
+from rebootspec.generators.session.strategies import compile_plan, manual_allowed
 
 TAGS = set(known_tags())
 RULES = set(spec_rules(SPEC)[0]) | set(protocol_rules(SPEC))

@@ -69,7 +69,7 @@ def test_coverage_fails_when_a_rule_or_tag_has_no_case(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "RPL-1    -- no case --" in text
     assert "error: rule RPL-1 has no case" in text
-    assert "error: tag 'crlf' of spec/tags.txt is used by no case" in text
+    assert "error: tag 'crlf' of spec/tags.toml is used by no case" in text
 
 
 def test_lint_fails_without_spec_md(tmp_path: Path) -> None:

@@ -1,9 +1,10 @@
 """Metamorphic properties of the reference: transformations of a session that keep its count.
 
-Each test plays a random plan (conformance.fuzz_plans, the generator's session model and
-writer), transforms the session in a way the spec says cannot change the count, and checks the
-reference gives the same count before and after. The count itself is checked too, against the
-plan's own expectation, so these properties are never the only check of the count.
+Each test plays a random plan (the fuzzer's cases, drawn by generators.session.strategies and
+written by the generator's session model and writer), transforms the session in a way the spec
+says cannot change the count, and checks the reference gives the same count before and after.
+The count itself is checked too, against the plan's own expectation, so these properties are
+never the only check of the count.
 """
 
 from __future__ import annotations
@@ -61,9 +62,9 @@ def test_one_initial_line_of_the_final_state_keeps_the_count(case: FuzzCase) -> 
     st.sampled_from([4, 40, 1024]),
 )
 def test_another_save_cadence_keeps_the_count(
-    case: FuzzCase, save_rate: float, writer_seed: int, rewrite_after: int
+    case: FuzzCase, save_rate: float, seed: int, rewrite_after: int
 ) -> None:
-    other = replace(case, save_rate=save_rate, writer_seed=writer_seed, rewrite_after=rewrite_after)
+    other = replace(case, save_rate=save_rate, seed=seed, rewrite_after=rewrite_after)
     first, second = play_case(case).data, play_case(other).data
     assert reboots(first, "jsonl") == reboots(second, "jsonl") == planned(case)
 

@@ -1,0 +1,253 @@
+"""The one owner of a case's metadata: `case.toml`, the tag table and the spec's rule IDs.
+
+Everything that reads or writes `fixtures/<ID>/case.toml` (the runner, the lint, the build,
+`add-fixture`), lists the closed tags of spec/tags.toml, maps a tag to the rules it exercises,
+or asks which rule IDs and error codes the spec defines, goes through this module, so the
+format lives in one place (spec/FIXTURES.md, spec/case.schema.json).
+
+Two levels of checking, on purpose:
+- `load_case` checks what every reader needs to run a case (the ID matches the folder, the
+  container, the expectation, the input is there) with the standard library only, because an
+  installed `rebootspec run` must not need jsonschema;
+- `schema_problems` checks the whole file against spec/case.schema.json (lint, add-fixture).
+Bad input is a `CaseFileError` whose message is one line naming the file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...spec import SPEC_DIR
+
+SPEC = SPEC_DIR
+CASE_FILE = "case.toml"
+TAGS_FILE = "tags.toml"
+SCHEMA_FILE = "case.schema.json"
+CONTAINERS = ("jsonl", "json")
+# A four-character ID, or a real log's `realworld-<slug>` (spec/FIXTURES.md, "Real logs").
+ID_PATTERN = re.compile(r"^(?:[A-HJ-NP-Z2-9]{4}|realworld-[a-z0-9-]+)$")
+# A rule is defined by a heading that starts with its ID (`### RPL-7 Push`, `## PRO-2 ...`).
+RULE_HEADING = re.compile(r"^#{2,4}\s+([A-Z]{3}-[0-9]+)\b", re.MULTILINE)
+RULE_FILES = ("SPEC.md", "PROTOCOL.md")
+
+
+class CaseFileError(Exception):
+    """Metadata that cannot be used; the message is one line naming the file."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class CaseMeta:
+    """One case as a reader needs it: its metadata and the path of its input."""
+
+    id: str
+    title: str
+    rules: tuple[str, ...]
+    tags: tuple[str, ...]
+    era: str
+    container: str
+    provenance: str
+    expect: dict[str, Any]
+    input: Path
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A row of spec/tags.toml: what the tag means and the spec rules a case with it shows."""
+
+    name: str
+    description: str
+    rules: tuple[str, ...]
+
+
+# -- case.toml -------------------------------------------------------------------------------
+
+
+def read_meta(folder: Path) -> dict[str, Any]:
+    """The parsed `folder/case.toml`, unchecked; CaseFileError when it cannot be read."""
+    path = folder / CASE_FILE
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as error:
+        raise CaseFileError(path, f"cannot read: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise CaseFileError(path, f"not TOML: {error}") from None
+
+
+def provenance(folder: Path) -> str | None:
+    """The provenance of a case folder, or None when it has no readable case.toml."""
+    try:
+        value = read_meta(folder).get("provenance")
+    except CaseFileError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def load_case(folder: Path) -> CaseMeta:
+    """Read and check `folder/case.toml`; CaseFileError with a one-line reason."""
+    meta = read_meta(folder)
+    try:
+        return _checked(meta, folder)
+    except (KeyError, TypeError, ValueError) as error:
+        raise CaseFileError(folder / CASE_FILE, f"bad metadata: {error}") from None
+
+
+def _checked(meta: dict[str, Any], folder: Path) -> CaseMeta:
+    case_id = meta["id"]
+    if case_id != folder.name or not ID_PATTERN.match(str(case_id)):
+        raise ValueError(f"id {case_id!r} does not match the folder name {folder.name!r}")
+    container = meta["container"]
+    if container not in CONTAINERS:
+        raise ValueError(f"container {container!r} is not jsonl or json")
+    expect = dict(meta["expect"])
+    if expect.get("outcome") == "count":
+        reboots = expect.get("reboots")
+        if not isinstance(reboots, int) or isinstance(reboots, bool) or reboots < 0:
+            raise ValueError("expect.reboots must be a non-negative integer")
+    elif expect.get("outcome") != "reject":
+        raise ValueError(f"expect.outcome {expect.get('outcome')!r} is not count or reject")
+    source = folder / f"session.{container}"
+    if not source.is_file():
+        raise ValueError(f"the input {source.name} is missing")
+    return CaseMeta(
+        id=case_id,
+        title=str(meta["title"]),
+        rules=tuple(str(rule) for rule in meta["rules"]),
+        tags=tuple(str(tag) for tag in meta["tags"]),
+        era=str(meta["era"]),
+        container=container,
+        provenance=str(meta.get("provenance", "")),
+        expect=expect,
+        input=source,
+    )
+
+
+def schema_problems(meta: dict[str, Any], spec: Path = SPEC, root: str = "<root>") -> list[str]:
+    """Every way `meta` breaks spec/case.schema.json, as `where: message` (empty: valid).
+
+    `where` is the path inside the table (`expect/reboots`), `root` for the table itself.
+
+    jsonschema is a test/lint dependency, not a runtime one: without it this says so.
+    """
+    try:
+        import jsonschema
+    except ImportError:
+        return ["jsonschema is not installed: pip install -e '.[test]'"]
+    schema = json.loads((spec / SCHEMA_FILE).read_text("utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    found = sorted(validator.iter_errors(meta), key=str)
+    return [
+        f"{'/'.join(str(p) for p in error.absolute_path) or root}: {error.message}"
+        for error in found
+    ]
+
+
+def validate(folder: Path, spec: Path = SPEC) -> dict[str, Any]:
+    """`folder/case.toml` read and valid against the schema; CaseFileError naming the file."""
+    meta = read_meta(folder)
+    problems = schema_problems(meta, spec)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise CaseFileError(folder / CASE_FILE, f"{problems[0]}{more}")
+    return meta
+
+
+def render(table: dict[str, Any]) -> str:
+    """case.toml text in the corpus's layout (spec/FIXTURES.md): top-level keys, then [expect].
+
+    Strings are JSON string literals, which are valid TOML basic strings (ASCII quotes and
+    backslashes escaped, control characters as escapes), so every writer's bytes agree.
+    """
+    out = io.StringIO()
+    for key, value in table.items():
+        if key != "expect":
+            out.write(f"{key} = {_toml_value(value)}\n")
+    out.write("\n[expect]\n")
+    for key, value in table["expect"].items():
+        out.write(f"{key} = {_toml_value(value)}\n")
+    return out.getvalue()
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+# -- tags ------------------------------------------------------------------------------------
+
+
+def tag_table(spec: Path = SPEC) -> dict[str, Tag]:
+    """spec/tags.toml in file order (the rows of the report's matrix); CaseFileError if bad."""
+    path = spec / TAGS_FILE
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as error:
+        raise CaseFileError(path, f"cannot read: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise CaseFileError(path, f"not TOML: {error}") from None
+    table: dict[str, Tag] = {}
+    for name, row in data.items():
+        description = row.get("description") if isinstance(row, dict) else None
+        rules = row.get("rules") if isinstance(row, dict) else None
+        if not isinstance(description, str) or not isinstance(rules, list):
+            raise CaseFileError(path, f"[{name}] needs a description and a list of rules")
+        if not all(isinstance(rule, str) for rule in rules):
+            raise CaseFileError(path, f"[{name}] rules must be rule IDs such as RPL-7")
+        table[name] = Tag(name, description, tuple(rules))
+    return table
+
+
+def known_tags(spec: Path = SPEC) -> list[str]:
+    """The closed tag list, in the order of spec/tags.toml."""
+    return list(tag_table(spec))
+
+
+def tag_rules(spec: Path = SPEC) -> dict[str, tuple[str, ...]]:
+    """Tag -> the spec rule IDs a case with that tag exercises (may be empty)."""
+    return {name: tag.rules for name, tag in tag_table(spec).items()}
+
+
+# -- rules and error codes -------------------------------------------------------------------
+
+
+def rules_of(path: Path) -> list[str]:
+    """The rule IDs defined by headings of one spec document, in order, each once."""
+    return list(dict.fromkeys(RULE_HEADING.findall(path.read_text("utf-8"))))
+
+
+def spec_rules(spec: Path = SPEC) -> list[str]:
+    """The rule IDs of spec/SPEC.md (empty when there is no SPEC.md)."""
+    path = spec / "SPEC.md"
+    return rules_of(path) if path.exists() else []
+
+
+def protocol_rules(spec: Path = SPEC) -> list[str]:
+    """The PRO-n rules of spec/PROTOCOL.md, which cases may cite too."""
+    path = spec / "PROTOCOL.md"
+    return rules_of(path) if path.exists() else []
+
+
+def citable_rules(spec: Path = SPEC) -> set[str]:
+    """Every rule ID a case may cite: SPEC.md's and PROTOCOL.md's."""
+    return set(spec_rules(spec)) | set(protocol_rules(spec))
+
+
+def error_codes(spec: Path = SPEC) -> tuple[str, ...]:
+    """The closed list of rejection codes (ERR-*), from spec/case.schema.json's `expect.error`."""
+    schema = json.loads((spec / SCHEMA_FILE).read_text("utf-8"))
+    return tuple(schema["properties"]["expect"]["properties"]["error"]["enum"])
