@@ -9,9 +9,7 @@ its file, because a run over a corpus it cannot read would gate on nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ...generators.corpus import casefile
 from ...generators.session import eras
@@ -22,42 +20,16 @@ class CorpusError(Exception):
     """The corpus cannot be read; the message is one line naming the file."""
 
 
-@dataclass(frozen=True)
-class Case:
-    """One corpus case: its metadata and the path of its input."""
-
-    id: str
-    title: str
-    rules: tuple[str, ...]
-    tags: tuple[str, ...]
-    era: str
-    container: str
-    expect: dict[str, Any]
-    input: Path
-
-    def expected_answer(self) -> dict[str, Any]:
-        """The normative answer as pinned in a snapshot: the count, or only "reject" (PRO-2)."""
-        if self.expect["outcome"] == "count":
-            return {"outcome": "count", "reboots": self.expect["reboots"]}
-        return {"outcome": "reject"}
+# A case as the runner sees it is the metadata the corpus's one reader gives.
+Case = casefile.CaseMeta
 
 
 def load_case(folder: Path) -> Case:
     """Read `folder/case.toml`; raises CorpusError with a one-line reason."""
     try:
-        meta = casefile.load_case(folder)
+        return casefile.load_case(folder)
     except casefile.CaseFileError as error:
         raise CorpusError(str(error)) from None
-    return Case(
-        id=meta.id,
-        title=meta.title,
-        rules=meta.rules,
-        tags=meta.tags,
-        era=meta.era,
-        container=meta.container,
-        expect=meta.expect,
-        input=meta.input,
-    )
 
 
 def load_corpus(root: Path) -> list[Case]:

@@ -27,7 +27,7 @@ from typing import Any
 from ..session.eras import table as era_table
 
 # Closed enum sets written by Copilot Chat or VS Code, never free text: summaries[].outcome and
-# summaries[].source (Copilot Chat >= 0.40, research notes on summarization) and the session's
+# summaries[].source (Copilot Chat >= 0.40, SPEC.md SUM-1 and UNC-4) and the session's
 # initialLocation (ChatAgentLocation values).
 ENUM_VALUES: dict[str, frozenset[str]] = {
     "outcome": frozenset({"success", "budgetExceeded", "error", "cancelled"}),

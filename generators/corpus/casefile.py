@@ -48,7 +48,7 @@ class CaseFileError(Exception):
 
 @dataclass(frozen=True)
 class CaseMeta:
-    """One case as a reader needs it: its metadata and the path of its input."""
+    """One case as a reader needs it (the runner's `Case`): its metadata and its input's path."""
 
     id: str
     title: str
@@ -56,9 +56,15 @@ class CaseMeta:
     tags: tuple[str, ...]
     era: str
     container: str
-    provenance: str
     expect: dict[str, Any]
     input: Path
+    provenance: str = ""
+
+    def expected_answer(self) -> dict[str, Any]:
+        """The normative answer as a snapshot pins it: the count, or only "reject" (PRO-2)."""
+        if self.expect["outcome"] == "count":
+            return {"outcome": "count", "reboots": self.expect["reboots"]}
+        return {"outcome": "reject"}
 
 
 @dataclass(frozen=True)

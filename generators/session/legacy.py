@@ -2,7 +2,8 @@
 
 The flat file is the whole model on every save, so it has no history: requests carry
 `isCanceled` (a boolean) instead of `modelState`, and the top level has the requester fields
-and `lastMessageDate`. Facts: research/vscode-format.md section 3.
+and `lastMessageDate`. Facts: LEG-1; VS Code's `chatModel.ts` (`toJSON`) and the flat
+writer of `chatSessionStore.ts`, as of 1.108.
 """
 
 from __future__ import annotations
@@ -99,10 +100,11 @@ EXPORT_REQUEST_ORDER = (
 
 
 def to_export(state: dict[str, Any], old: bool = False) -> dict[str, Any]:
-    """LEG-3, research copilot-compaction-details.md 9: `JSON.stringify(model.toExport(),
-    undefined, 2)`: `responderUsername`, `initialLocation`, `requests` (older copies also the
-    requester and avatar fields); no version, sessionId, creationDate or customTitle. Requests
-    keep the whole response, the result and `shouldBeRemovedOnSend`."""
+    """LEG-3 (VS Code's `chatImportExport.ts` and `ChatModel.toExport` of `chatModel.ts`):
+    `JSON.stringify(model.toExport(), undefined, 2)`: `responderUsername`, `initialLocation`,
+    `requests` (older copies also the requester and avatar fields); no version, sessionId,
+    creationDate or customTitle. Requests keep the whole response, the result and
+    `shouldBeRemovedOnSend`."""
     requests = [
         {name: r[name] for name in EXPORT_REQUEST_ORDER if name in r}
         for r in state.get("requests", [])

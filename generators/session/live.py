@@ -3,8 +3,11 @@
 `Session.state` is the live model in storage shape (the writer's extraction orders its keys).
 Each method is one event of the timeline: typing, sending, streaming markdown, tool calls, a
 compaction that starts and then completes or is cancelled, the result, removal and retry of
-requests. Facts: research/vscode-format.md 2.3-2.5, 4.3, 5, and
-research/copilot-compaction-details.md (cited per method as "CD n").
+requests. Facts: VS Code's `chatModel.ts` and the storage schema of `chatSessionOperationLog.ts`;
+Copilot Chat's summarization code (microsoft/vscode-copilot-chat:
+`summarizedConversationHistory.tsx`, `agentIntent.ts`, `toolCallingLoop.ts`,
+`defaultIntentRequestHandler.ts`). Each method names the rule of spec/SPEC.md that states the
+fact it reproduces.
 """
 
 from __future__ import annotations
@@ -241,11 +244,12 @@ class Session:
     def compaction_complete(self, index: int, summary: str | None) -> None:
         """The task resolves to the completed text (always, even when summarization failed).
 
-        CD 3 and vscode-format 5.2: the summary anchors on the last round of this request when
-        it has two rounds or more, and that round keeps the text (`round.summary`); otherwise it
-        anchors on the previous request's last round, which is already stored, so nothing lands
-        in any round. CD 2: the singular era keeps the last summary, the array era two entries
-        per success (`_entries`), one failure entry per failure.
+        SUM-6, UNC-1 (the anchor is chosen in Copilot's `summarizedConversationHistory.tsx`): the
+        summary anchors on the last round of this request when it has two rounds or more, and
+        that round keeps the text (`round.summary`); otherwise it anchors on the previous
+        request's last round, which is already stored, so nothing lands in any round. SUM-2,
+        SUM-1, SUM-3: the singular era keeps the last summary, the array era two entries per
+        success (`_entries`), one failure entry per failure.
         """
         self.tick(2000, 30_000)
         self.current["response"][index] = self._marker(self.completed_text)
@@ -280,10 +284,10 @@ class Session:
         return uid(self.rng)
 
     def _entries(self, round_id: str, text: str) -> list[dict[str, Any]]:
-        """CD 2/11.6: a successful foreground compaction. The singular era keeps one
+        """SUM-2, SUM-1: a successful foreground compaction. The singular era keeps one
         {toolCallRoundId, text}; the array era pushes two entries with the same id and text:
-        the enriched copy of `buildPrompt` (source, outcome, contextLengthBefore...), then the
-        raw render metadata of `runOne`."""
+        the enriched copy of `buildPrompt` (Copilot's `agentIntent.ts`: source, outcome,
+        contextLengthBefore...), then the raw render metadata of `runOne` (`toolCallingLoop.ts`)."""
         raw = {"toolCallRoundId": round_id, "text": text}
         if self.era.summary_field != "summaries":
             return [raw]
@@ -301,7 +305,7 @@ class Session:
         return [enriched, {**raw, "model": model, "summarizationMode": "full"}]
 
     def _failure_entry(self) -> dict[str, Any]:
-        """CD 2: a failed foreground compaction in the array era: empty id and text."""
+        """SUM-3: a failed foreground compaction in the array era: empty id and text."""
         return {
             "toolCallRoundId": "",
             "text": "",
@@ -312,7 +316,7 @@ class Session:
         }
 
     def background_pass(self, text: str) -> None:
-        """CD 11.2 (UNC-5): a background pass finished while this request ran; its render set
+        """UNC-5: a background pass finished while this request ran; its render set
         `summary` on the anchor round (the last round so far) before any apply, marker or entry.
         """
         if not self.rounds:
@@ -321,7 +325,7 @@ class Session:
         self.background = (self.rounds[-1]["id"], text)
 
     def background_apply(self, text: str) -> None:
-        """CD 4 (UNC-4): a finished background pass is applied at a render of a later request:
+        """UNC-4, SUM-1: a finished background pass is applied at a render of a later request:
         a task whose initial text and result are both the completed text. 0.38-0.39 store no
         entry; the array era one entry with source "background", anchored on the earlier
         request's round (the text is the one that round already holds)."""
@@ -346,7 +350,7 @@ class Session:
         self.background = None
 
     def other_task(self, text: str) -> None:
-        """CD 1 (MRK-3): Copilot reports other work with the same part kind, e.g. workspace
+        """MRK-3: Copilot reports other work with the same part kind, e.g. workspace
         search's "Collecting workspace information"; its task returns nothing, the text stays."""
         self.tick()
         content = {"value": text, "uris": {}}
@@ -355,9 +359,10 @@ class Session:
         )
 
     def clear_to_previous_tool_invocation(self, warning: bool) -> None:
-        """CD 5: a retried model fetch (filter, network, 5xx) drops every response part after
-        the last tool invocation (all parts when there is none); filter retries add a warning.
-        A compaction marker of that iteration goes; the turn's metadata stays."""
+        """SUM-5 (VS Code's `clearToPreviousToolInvocation` in `chatModel.ts`): a retried model
+        fetch (filter, network, 5xx) drops every response part after the last tool invocation
+        (all parts when there is none); filter retries add a warning. A compaction marker of
+        that iteration goes; the turn's metadata stays."""
         self.tick()
         response = self.current["response"]
         last = max(
@@ -412,7 +417,7 @@ class Session:
         self.current["modelState"] = {"value": 1, "completedAt": when}
 
     def _provider_compaction(self, index: int, ident: str) -> None:
-        """CD 3 (SUM-7): a Responses-API stream delivered a compaction item: the round stores
+        """SUM-7: a Responses-API stream delivered a compaction item: the round stores
         `compaction = {type, id, encrypted_content}`; no marker, no summary entry."""
         if not self.rounds:
             return
@@ -426,10 +431,10 @@ class Session:
     def _error_result(
         self, error: str, timings: dict[str, Any], ids: dict[str, Any]
     ) -> dict[str, Any]:
-        """CD 11.2: the last fetch failed. "fetch" (UNC-1): errorDetails and a metadata with
-        only the rounds, the tool results, the resolved model and the ids: no summary/summaries.
-        "no-response" (UNC-2): errorDetails and the ids only. modelState stays Complete (VS Code
-        derives Failed from errorDetails)."""
+        """The last fetch failed (Copilot's `defaultIntentRequestHandler.ts`). "fetch" (UNC-1):
+        errorDetails and a metadata with only the rounds, the tool results, the resolved model
+        and the ids: no summary/summaries. "no-response" (UNC-2): errorDetails and the ids only.
+        modelState stays Complete (VS Code derives Failed from errorDetails)."""
         if error == "fetch":
             details: dict[str, Any] = {
                 "message": "Sorry, your request failed. Reason: Server error: 503",
@@ -455,15 +460,16 @@ class Session:
         if self.era.summary_field == "summaries":
             metadata["summaries"] = entries
             return
-        # the singular field holds the last summary pushed on the turn (CD 2)
+        # the singular field holds the last summary pushed on the turn (SUM-2)
         metadata["summary"] = entries[-1]
 
     # flags and forks --------------------------------------------------------------------
 
     def flag(self, index: int, partial: bool = False, hidden: bool = False) -> None:
-        """CD 7/11.4 (CNT-5, CNT-6): the editing session disables a request; the next send would
-        remove it (partial: finalize its undo). The request object is replaced, so the writer
-        sees a changed sealed request (which it still does not diff)."""
+        """CNT-5, CNT-6 (VS Code's `_setDisabledRequests` in `chatModel.ts`): the editing
+        session disables a request; the next send would remove it (partial: finalize its undo).
+        The request object is replaced, so the writer sees a changed sealed request (which it
+        still does not diff)."""
         request = dict(self.requests[index])
         if hidden:
             request["isHidden"] = True
@@ -475,9 +481,10 @@ class Session:
         self.requests[index] = request
 
     def fork(self, title: str) -> None:
-        """CD 7 (UNC-7): `/fork` clones the model into a new session: new sessionId, customTitle
-        "Forked: <title>", bare-UUID requestIds, new responseIds, timestamp = fork time + index,
-        modelState Complete, flags cleared; responses and results copied verbatim."""
+        """UNC-7 (VS Code's `chatForkActions.ts`): `/fork` clones the model into a new session:
+        new sessionId, customTitle "Forked: <title>", bare-UUID requestIds, new responseIds,
+        timestamp = fork time + index, modelState Complete, flags cleared; responses and results
+        copied verbatim."""
         when = self.tick()
         requests = []
         for index, old in enumerate(self.requests):

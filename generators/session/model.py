@@ -4,7 +4,8 @@ The schema says, for every stored field, what kind of node it is (key, value wit
 array, object) and so how the writer diffs it. Extraction builds the stored object the way
 VS Code's ObjectMutationLog does: key fields first, then value fields, then arrays, then objects
 (a stable sort, so schema order inside each group), and fields that are undefined (absent here)
-are left out. Facts: research/vscode-format.md section 2.3 and 2.4.
+are left out. Facts: the storage schema of VS Code's `chatSessionOperationLog.ts` (requests,
+response parts and their comparator) and the extraction of `objectMutationLog.ts`.
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ ignored), so a case can say when 2.0 changed its count (`count-changed-v2`). Mar
 change the 2.0 count; the plan still states the phantoms it expects (`expected_phantoms`, OUT-3)
 as information.
 
-Where a compaction anchors (research: copilot-compaction-details.md 3, 5.2): a compaction that
+Where a compaction anchors (SUM-6, UNC-1; Copilot chooses the anchor in its
+`summarizedConversationHistory.tsx`): a compaction that
 runs after `at` tool rounds of its request anchors on round `at - 1` of that request when
 `at >= 2`, and the round keeps the summary text (`toolCallRounds[at-1].summary`); with `at <= 1`
 it anchors on the previous request's last round, and nothing lands in this request's rounds.
@@ -265,7 +266,8 @@ def truncated(text: str, limit: int | None) -> str:
 
 
 def stored(request: Request, plan: Plan) -> Stored:
-    """What the request's result and response hold at the end (research 2, 3, 4, 5, 6, 11.2)."""
+    """What the request's result and response hold at the end (SUM-1 to SUM-7, MRK-4, UNC-1 to
+    UNC-5)."""
     turn = request.turn
     array = plan.summary_field == "summaries"
     skipped = request.flag in ("whole", "hidden") and request.flag_on_disk

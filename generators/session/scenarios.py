@@ -655,7 +655,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         seed=30,
         comment="A compaction anchors on the last round so far of its request; with one round "
         "or none it anchors on the previous request's last round, and no round of either request "
-        "gets the text (research copilot-compaction-details.md 3).",
+        "gets the text (SUM-6, UNC-1).",
     ),
     Scenario(
         "error-rounds",
@@ -666,7 +666,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         error_rounds,
         seed=31,
         comment="The shape of a real log: an error result keeps toolCallRounds but drops "
-        "summary/summaries (research copilot-compaction-details.md 11.2).",
+        "summary/summaries (UNC-1).",
     ),
     Scenario(
         "error-lost",
@@ -695,7 +695,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         marker_cleared,
         seed=34,
         comment="A retried fetch (content filter: with a warning part; network) drops every part "
-        "after the last tool invocation (research copilot-compaction-details.md 5).",
+        "after the last tool invocation (SUM-5; VS Code's clearToPreviousToolInvocation in "
+        "chatModel.ts).",
     ),
     Scenario(
         "localized-marker",
@@ -740,7 +741,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         seed=38,
         comment="0.38-0.39 store no entry for an applied pass (its marker is a phantom); 0.40+ "
         "one source=background entry with the round's id and text, which equals the previous "
-        "event (research copilot-compaction-details.md 4, 11.2).",
+        "event (UNC-4, SUM-1, UNC-5).",
     ),
     Scenario(
         "unapplied-background",
@@ -751,7 +752,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         applies=has_manual,
         seed=47,
         comment="The background render sets the anchor round's summary when the pass finishes "
-        "(research copilot-compaction-details.md 11.2); no model may ever have seen it.",
+        "(UNC-5); no model may ever have seen it.",
     ),
     Scenario(
         "removal-flag",
@@ -770,7 +771,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         flagged(rewrite=False),
         seed=40,
         comment="A sealed request is not diffed, so its shouldBeRemovedOnSend reaches a .jsonl "
-        "only with the next kind-0 line (research copilot-compaction-details.md 7).",
+        "only with the next kind-0 line (UNC-6, REW).",
     ),
     Scenario(
         "is-hidden",
@@ -792,7 +793,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         applies=has_manual,
         seed=42,
         comment="The child file holds the parent's requests with bare-UUID requestIds, modelState "
-        "Complete and no removal flags (research copilot-compaction-details.md 7).",
+        "Complete and no removal flags (UNC-7).",
     ),
     Scenario(
         "export",

@@ -3,7 +3,9 @@
 `LogWriter` is ObjectMutationLog's writer: the first save (and the first save after more than
 1024 entries) replaces the file with one Initial line; every other save appends the diff of the
 previous stored state against the new one, driven by the schema of `model.py`. `flat_json` is
-the legacy writer (JSON.stringify(x, undefined, 2)). Facts: research/vscode-format.md 2.2, 3.
+the legacy writer (JSON.stringify(x, undefined, 2)). Facts: REW and RPL-6 to RPL-8 (VS Code's
+`objectMutationLog.ts`, threshold from `chatSessionOperationLog.ts`), LEG-1 for the flat file
+(`chatSessionStore.ts` up to 1.108).
 """
 
 from __future__ import annotations
@@ -129,7 +131,7 @@ TRUNCATED = "[VS Code: value truncated for persistence; original {n} chars]"
 
 
 def truncate(value: Any, limit: int) -> Any:
-    """UNC-8 (research copilot-compaction-details.md 8, `makeTruncatingReplacer`): every string
+    """UNC-8 (`makeTruncatingReplacer` in VS Code's `objectMutationLog.ts`): every string
     longer than the limit becomes `[VS Code: value truncated for persistence; original N chars]`.
     VS Code does this with a 1,048,576-unit limit, only for an entry whose JSON.stringify threw;
     the generator scales the limit down and applies it to every save of the file. ASCII texts

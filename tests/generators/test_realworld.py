@@ -1,8 +1,11 @@
 """Real-log fixtures (spec/FIXTURES.md, "Real logs"): the reduction step and the full-file count.
 
-The originals live outside the repository (REBOOTSPEC_REALWORLD, default /work/shared/realworld);
-the tests that need them are skipped when that directory is absent. A case's expectation is the
-count a person derived by hand (its `notes`); the reference is only the thing being checked.
+The full originals are not in the repository: each case's `[source]` says where to fetch one
+(repository, path, commit) and its sha256. Point REBOOTSPEC_REALWORLD at a directory holding the
+originals and a `LICENSE-<owner>-<repo>` per source to run the tests that compare against them;
+without that directory those tests are skipped (reason: the directory is absent), and the checks
+on the committed fixtures alone still run. A case's expectation is the count a person derived by
+hand (its `notes`); the reference is only the thing being checked.
 """
 
 from __future__ import annotations

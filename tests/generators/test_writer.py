@@ -1,9 +1,9 @@
 """The writer produces the lines VS Code's ObjectMutationLog would, for changes a person can follow.
 
-Every expected line below is written out by hand from the rules of objectMutationLog.ts
-(research/vscode-format.md 2.2): Set of whole values, Push with `i` at the first changed
-position, Push with only `i` for removals, Delete, Set without `v`, sealed requests skipped,
-one Initial line after more than 1024 entries.
+Every expected line below is written out by hand from the rules of VS Code's objectMutationLog.ts
+(restated in spec/SPEC.md as RPL-6 to RPL-8 and REW): Set of whole values, Push with `i` at the
+first changed position, Push with only `i` for removals, Delete, Set without `v`, sealed requests
+skipped, one Initial line after more than 1024 entries.
 """
 
 from __future__ import annotations

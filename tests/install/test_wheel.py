@@ -209,10 +209,11 @@ def test_version_names_the_spec_and_the_corpus(installed: Installed, tmp_path: P
     assert re.search(r"\b[0-9a-f]{64}\b", corpus[0]), f"no sha256 digest: {corpus[0]}"
     # The same corpus has the same digest installed and in the checkout, so reports made with
     # `pipx run rebootspec` and with `tox -e conformance` can be compared (`compare`).
-    checkout = subprocess.run(
-        [sys.executable, "-m", "rebootspec.conformance", "version"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert corpus[0] in checkout.splitlines(), (corpus[0], checkout)
+    digest = (
+        "from pathlib import Path; import sys; "
+        "from rebootspec.conformance.runner.integrity import combined, digest_tree; "
+        "print(combined(digest_tree(Path(sys.argv[1]))))"
+    )
+    checkout = installed.run(installed.python, "-c", digest, str(ROOT / "fixtures"), cwd=tmp_path)
+    assert checkout.returncode == 0, checkout.stderr
+    assert corpus[0].endswith(f"digest {checkout.stdout.strip()}"), (corpus[0], checkout.stdout)
