@@ -45,6 +45,20 @@ class Setting:
     def flag(self) -> str:
         return "--" + self.dest.replace("_", "-")
 
+    @property
+    def pytest_flag(self) -> str:
+        """The option's name inside pytest, where every installed plugin shares one namespace:
+        a generic name (`--profile` is pytest-profiling's) is prefixed, so that rebootspec's
+        plugin, loaded into every pytest run, can never collide with another plugin's option.
+        `rebootspec run` accepts the short name and translates it (`pytest_argv`)."""
+        return f"--conformance-{self.flag[2:]}" if self.dest in PYTEST_PREFIXED else self.flag
+
+    @property
+    def pytest_dest(self) -> str:
+        """Where pytest keeps the value: prefixed too, since pytest refuses two plugins' options
+        with one destination (`--profile` of another plugin has the destination `profile`)."""
+        return self.dest if self.dest.startswith("conformance_") else f"conformance_{self.dest}"
+
     def env_help(self) -> str:
         if self.kind == "flag":
             return f"{self.env}=1"
@@ -134,6 +148,9 @@ SETTINGS: dict[str, Setting] = {
     )
 }
 
+# Settings whose short option name other pytest plugins use or might (see Setting.pytest_flag).
+PYTEST_PREFIXED = frozenset({"profile", "corpus"})
+
 ANSWER_SETTINGS = ("answer_key", "answer_pointer", "answer_last_int")
 CANDIDATE_SETTINGS = ("candidate", *ANSWER_SETTINGS, "case_timeout", "case_memory", "pass_env")
 # Which settings each command takes (the plugin, hence `rebootspec run`, takes them all).
@@ -145,26 +162,44 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
 
 
-def add_settings(add: Callable[..., Any], names: Iterable[str] = RUN_SETTINGS) -> None:
+def add_settings(
+    add: Callable[..., Any], names: Iterable[str] = RUN_SETTINGS, *, pytest: bool = False
+) -> None:
     """Declare the settings `names` with `add`: argparse's `add_argument` or pytest's
-    `addoption` (they take the same arguments). Every default is None, so `Settings` can tell
-    "not given" from a value and fall back to the environment."""
+    `addoption` (they take the same arguments; `pytest` picks the names pytest sees). Every
+    default is None, so `Settings` can tell "not given" from a value and fall back to the
+    environment."""
     for name in names:
         setting = SETTINGS[name]
+        flag = setting.pytest_flag if pytest else setting.flag
+        dest = setting.pytest_dest if pytest else name
         text = f"{setting.help} [env {setting.env_help()}]"
         if setting.kind == "flag":
-            add(setting.flag, dest=name, action="store_true", default=None, help=text)
+            add(flag, dest=dest, action="store_true", default=None, help=text)
         elif setting.kind == "list":
             add(
-                setting.flag,
-                dest=name,
+                flag,
+                dest=dest,
                 action="append",
                 default=None,
                 metavar=setting.metavar,
                 help=text,
             )
         else:
-            add(setting.flag, dest=name, default=None, metavar=setting.metavar, help=text)
+            add(flag, dest=dest, default=None, metavar=setting.metavar, help=text)
+
+
+def pytest_argv(argv: list[str]) -> list[str]:
+    """`rebootspec run`'s arguments as pytest takes them: `--profile X` / `--profile=X` become
+    `--conformance-profile ...` (Setting.pytest_flag); everything else is left alone."""
+    renamed = {SETTINGS[name].flag: SETTINGS[name].pytest_flag for name in PYTEST_PREFIXED}
+    out = []
+    for arg in argv:
+        name, eq, value = arg.partition("=")
+        if name in renamed:
+            arg = renamed[name] + eq + value
+        out.append(arg)
+    return out
 
 
 def describe_options(names: Iterable[str] = RUN_SETTINGS) -> str:
@@ -201,14 +236,15 @@ class Settings:
 
     # -- raw values, with where they came from ---------------------------------------------
 
-    def _command_line(self, name: str) -> object:
+    def given(self, name: str) -> object:
+        """The command line's value of a setting, or None when it was not given there."""
         value = self._given(name)
         return None if value in (None, "", []) else value
 
     def source(self, name: str) -> tuple[str | None, str]:
         """(the value as text, `--flag` or the variable it came from); (None, "") if unset."""
         setting = SETTINGS[name]
-        value = self._command_line(name)
+        value = self.given(name)
         if value is not None:
             return str(value), setting.flag
         from_env = self._environ.get(setting.env) or None
@@ -224,7 +260,7 @@ class Settings:
     def flag_source(self, name: str) -> str:
         """Where a flag was set (`--flag` or its variable), or "" when it is off."""
         setting = SETTINGS[name]
-        if self._command_line(name):
+        if self.given(name):
             return setting.flag
         value = self._environ.get(setting.env, "").strip().lower()
         if value in _FALSE:
@@ -238,7 +274,7 @@ class Settings:
 
     def names(self, name: str) -> list[str]:
         """A list setting: the command line's items and the variable's, comma-separated."""
-        given = self._command_line(name)
+        given = self.given(name)
         items = [str(item) for item in given] if isinstance(given, list) else []
         items.append(self._environ.get(SETTINGS[name].env, ""))
         return [part.strip() for item in items for part in item.split(",") if part.strip()]
@@ -249,7 +285,7 @@ class Settings:
         words: list[str] = []
         for name in names:
             setting = SETTINGS[name]
-            if self._command_line(name) is not None:
+            if self.given(name) is not None:
                 continue
             value = self._environ.get(setting.env) or None
             if value is None:

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from . import PACKAGE_DIR, SUITE_DIR
-from .options import RUN_SETTINGS, OptionError, Settings, add_settings
+from .options import RUN_SETTINGS, SETTINGS, OptionError, Settings, add_settings
 from .reports.report import build, header, write
 from .runner.answers import AnswerReader
 from .runner.candidates import Candidate, CandidateError, startable
@@ -53,12 +53,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="run the rebootspec conformance suite (implied by any other option of this group)",
     )
-    add_settings(group.addoption, RUN_SETTINGS)
+    add_settings(group.addoption, RUN_SETTINGS, pytest=True)
 
 
 def settings(config: pytest.Config) -> Settings:
     """The run's settings: the command line, else the CONFORMANCE_* variables (options.py)."""
-    return Settings(lambda name: config.getoption(name, default=None))
+    return Settings(lambda name: config.getoption(SETTINGS[name].pytest_dest, default=None))
 
 
 class ConformanceRun:
@@ -216,7 +216,8 @@ def asked_for(config: pytest.Config) -> bool:
     so a CONFORMANCE_* variable left in a shell cannot hijack an unrelated test run."""
     if config.getoption("conformance", default=False):
         return True
-    if any(config.getoption(name, default=None) not in (None, "", []) for name in RUN_SETTINGS):
+    given = settings(config).given
+    if any(given(name) is not None for name in RUN_SETTINGS):
         return True
     return any(_inside_package(arg) for arg in config.args)
 

@@ -51,5 +51,7 @@ def run(argv: list[str]) -> int:
 
         sys.stdout.write(HELP.format(options=describe_options()))
         return 0
-    code = int(pytest.main(suite_args(argv)))
+    from ..options import pytest_argv
+
+    code = int(pytest.main(suite_args(pytest_argv(argv))))
     return EXIT_USAGE if code == pytest.ExitCode.USAGE_ERROR else code

@@ -56,7 +56,7 @@ def run(pytester: pytest.Pytester, root: Path, snaps: Path, *args: str) -> pytes
         "--conformance",
         "-p",
         "no:cacheprovider",
-        "--corpus",
+        "--conformance-corpus",
         str(root),
         "--conformance-snapshots",
         str(snaps),

@@ -177,7 +177,7 @@ def test_profile_leaves_unclaimed_cases_out(pytester: pytest.Pytester, tmp_path:
         snaps,
         "--candidate",
         command,
-        "--profile",
+        "--conformance-profile",
         "seed-rubric-2026-02",
         "--report-dir",
         str(tmp_path / "r"),
@@ -197,7 +197,7 @@ def test_a_profile_file_with_an_unknown_tag_is_refused(
     root, snaps, _ = corpus(tmp_path, ["aba"])
     profile = tmp_path / "mine.toml"
     profile.write_text('name = "mine"\nunclaimed = ["no-such-tag"]\n', encoding="utf-8")
-    result = run(pytester, root, snaps, "--profile", str(profile))
+    result = run(pytester, root, snaps, "--conformance-profile", str(profile))
     assert result.ret == pytest.ExitCode.USAGE_ERROR and "no-such-tag" in result.stderr.str()
 
 

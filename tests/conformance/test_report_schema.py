@@ -91,7 +91,7 @@ def test_reports_with_every_outcome_and_gate_are_valid(
     profile = tmp_path / "b" / "mine.toml"
     profile.write_text('name = "mine"\nunclaimed = ["legacy-json"]\nmatch_codes = true\n', "utf-8")
     command = fake(tmp_path / "b", right_answers(tmp_path / "b"))
-    run(pytester, root, snaps, "--candidate", command, "--profile", str(profile),
+    run(pytester, root, snaps, "--candidate", command, "--conformance-profile", str(profile),
         "--known-divergences", str(known), "--report-dir", str(tmp_path / "b" / "r"))  # fmt: skip
     seen.append(report(tmp_path / "b" / "r"))
     # 3. a candidate that deletes a later case's input (corpus-error, corpus_changes)

@@ -85,7 +85,7 @@ def _runner(corpus: Path, snapshots: Path, *args: str) -> subprocess.CompletedPr
         "-p",
         "no:cacheprovider",
         "-q",
-        "--corpus",
+        "--conformance-corpus",
         str(corpus),
         "--conformance-snapshots",
         str(snapshots),

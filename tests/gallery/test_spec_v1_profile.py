@@ -52,7 +52,7 @@ def run_suite(report_dir: Path, *args: str) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def v1_profile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return run_suite(tmp_path_factory.mktemp("spec-v1"), "--profile", "spec-v1")
+    return run_suite(tmp_path_factory.mktemp("spec-v1"), "--conformance-profile", "spec-v1")
 
 
 @pytest.fixture(scope="module")
