@@ -10,140 +10,85 @@ map of what an installed rebootspec can do.
 
 from __future__ import annotations
 
+import importlib
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class Command:
+    """A subcommand: what it does, an example, and the `module:function` that runs it.
+
+    The function takes the arguments after the subcommand and returns the exit code; it is
+    imported only when its subcommand runs, so `rebootspec count` never loads pytest.
+    """
+
     summary: str
     example: str
-    handler: Callable[[list[str]], int]
+    target: str
 
-
-def _count(argv: list[str]) -> int:
-    from ..reference.cli import main
-
-    return main(["count", *argv], prog="rebootspec")
-
-
-def _explain(argv: list[str]) -> int:
-    from ..reference.cli import main
-
-    return main(["explain", *argv], prog="rebootspec")
-
-
-def _run(argv: list[str]) -> int:
-    from .commands.run import run
-
-    return run(argv)
-
-
-def _smoke(argv: list[str]) -> int:
-    from .commands.smoke import cli
-
-    return cli(argv)
-
-
-def _compare(argv: list[str]) -> int:
-    from .commands.compare import cli
-
-    return cli(argv)
-
-
-def _fuzz(argv: list[str]) -> int:
-    from .fuzzing.differential import cli
-
-    return cli(argv)
-
-
-def _report(argv: list[str]) -> int:
-    from .commands.report import cli
-
-    return cli(argv)
-
-
-def _baseline(argv: list[str]) -> int:
-    from .commands.baseline import cli
-
-    return cli(argv)
-
-
-def _anonymize(argv: list[str]) -> int:
-    from .commands.contribute import anonymize
-
-    return anonymize(argv)
-
-
-def _add_fixture(argv: list[str]) -> int:
-    from .commands.contribute import add_fixture
-
-    return add_fixture(argv)
-
-
-def _version(argv: list[str]) -> int:
-    from .commands.version import cli
-
-    return cli(argv)
+    def handler(self, argv: list[str]) -> int:
+        module, _, function = self.target.partition(":")
+        run = getattr(importlib.import_module(module, __package__), function)
+        return int(run(argv))
 
 
 COMMANDS: dict[str, Command] = {
     "count": Command(
         "count the reboots of one session log (the reference)",
         "rebootspec count ~/.config/Code/User/workspaceStorage/*/chatSessions/1b2c.jsonl",
-        _count,
+        ".commands.reference:count",
     ),
     "explain": Command(
         "a timeline of one log: every event, phantom and warning (the reference)",
         "rebootspec explain session.jsonl",
-        _explain,
+        ".commands.reference:explain",
     ),
     "run": Command(
         "run the conformance suite against a candidate (pytest arguments work too)",
         'rebootspec run --candidate "mytool count" --report-dir reports/',
-        _run,
+        ".commands.run:run",
     ),
     "smoke": Command(
         "five easy cases: is the candidate's adapter wired right?",
         'rebootspec smoke --candidate "mytool count"',
-        _smoke,
+        ".commands.smoke:cli",
     ),
     "compare": Command(
         "what changed between two reports (the release gate: exit 1 when something broke)",
         "rebootspec compare reports/v1.3/report.json reports/v1.4/report.json",
-        _compare,
+        ".commands.compare:cli",
     ),
     "fuzz": Command(
         "random sessions until the candidate disagrees with the plan, shrunk",
         'rebootspec fuzz --candidate "mytool count" --out found/',
-        _fuzz,
+        ".fuzzing.differential:cli",
     ),
     "report": Command(
         "render a report.json again as report.md and report.html",
         "rebootspec report reports/report.json --out reports/",
-        _report,
+        ".commands.report:cli",
     ),
     "baseline": Command(
         "a known-divergences file from a report (each reason left for a person)",
         "rebootspec baseline reports/report.json --out known-divergences.toml",
-        _baseline,
+        ".commands.baseline:cli",
     ),
     "anonymize": Command(
         "a real session made safe to contribute as a fixture",
         "rebootspec anonymize ~/chatSessions/1b2c.jsonl /tmp/new-era.jsonl",
-        _anonymize,
+        ".commands.contribute:anonymize",
     ),
     "add-fixture": Command(
         "a contributed session becomes a corpus case (in a checkout)",
         "rebootspec add-fixture /tmp/new-era.jsonl --reboots 2 --era none --rules CNT-2 "
         '--tags push --title "..."',
-        _add_fixture,
+        ".commands.contribute:add_fixture",
     ),
     "version": Command(
         "the versions of rebootspec, its spec and its corpus",
         "rebootspec version",
-        _version,
+        ".commands.version:cli",
     ),
 }
 
@@ -169,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         (sys.stdout if args else sys.stderr).write(overview())
         return 0 if args else 2
     if args[0] == "--version":
-        return _version([])
+        return COMMANDS["version"].handler([])
     command = COMMANDS.get(args[0])
     if command is None:
         sys.stderr.write(
