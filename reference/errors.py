@@ -19,8 +19,22 @@ E_PATH = "E-PATH"  # ERR-6
 E_PUSH = "E-PUSH"  # ERR-7
 E_LIMIT = "E-LIMIT"  # ERR-8
 E_READ = "E-READ"  # ERR-12
+E_HOST = "E-HOST"  # ERR-13: no known host (HST-4)
+E_UNMEASURABLE = "E-UNMEASURABLE"  # ERR-14: an era that recorded no compaction (RBT-5)
 
-ERROR_CODES = (E_EMPTY, E_NO_INITIAL, E_JSON, E_ENTRY, E_STATE, E_PATH, E_PUSH, E_LIMIT, E_READ)
+ERROR_CODES = (
+    E_EMPTY,
+    E_NO_INITIAL,
+    E_JSON,
+    E_ENTRY,
+    E_STATE,
+    E_PATH,
+    E_PUSH,
+    E_LIMIT,
+    E_READ,
+    E_HOST,
+    E_UNMEASURABLE,
+)
 
 
 class Rejection(Exception):

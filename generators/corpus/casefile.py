@@ -35,6 +35,9 @@ ID_PATTERN = re.compile(r"^(?:[A-HJ-NP-Z2-9]{4}|realworld-[a-z0-9-]+)$")
 # A rule is defined by a heading that starts with its ID (`### RPL-7 Push`, `## PRO-2 ...`).
 RULE_HEADING = re.compile(r"^#{2,4}\s+([A-Z]{3}-[0-9]+)\b", re.MULTILINE)
 RULE_FILES = ("SPEC.md", "PROTOCOL.md")
+HOSTS_FILE = "hosts.toml"
+# HST-1: a case without `host` is a VS Code case (every case before spec 3.0 is one).
+DEFAULT_HOST = "vscode"
 
 
 class CaseFileError(Exception):
@@ -59,6 +62,7 @@ class CaseMeta:
     expect: dict[str, Any]
     input: Path
     provenance: str = ""
+    host: str = DEFAULT_HOST
 
     def expected_answer(self) -> dict[str, Any]:
         """The normative answer as a snapshot pins it: the count, or only "reject" (PRO-2)."""
@@ -123,6 +127,9 @@ def _checked(meta: dict[str, Any], folder: Path) -> CaseMeta:
             raise ValueError("expect.reboots must be a non-negative integer")
     elif expect.get("outcome") != "reject":
         raise ValueError(f"expect.outcome {expect.get('outcome')!r} is not count or reject")
+    host = meta.get("host", DEFAULT_HOST)
+    if not isinstance(host, str) or not host:
+        raise ValueError(f"host {host!r} is not a host name")
     source = folder / f"session.{container}"
     if not source.is_file():
         raise ValueError(f"the input {source.name} is missing")
@@ -134,6 +141,7 @@ def _checked(meta: dict[str, Any], folder: Path) -> CaseMeta:
         era=str(meta["era"]),
         container=container,
         provenance=str(meta.get("provenance", "")),
+        host=host,
         expect=expect,
         input=source,
     )
@@ -236,10 +244,35 @@ def rules_of(path: Path) -> list[str]:
     return list(dict.fromkeys(RULE_HEADING.findall(path.read_text("utf-8"))))
 
 
+def chapter_files(spec: Path = SPEC) -> list[Path]:
+    """The spec's rule documents: the core (SPEC.md), then each host's chapter (hosts/*.md)."""
+    core = spec / "SPEC.md"
+    if not core.exists():
+        return []
+    return [core, *sorted((spec / "hosts").glob("*.md"))]
+
+
 def spec_rules(spec: Path = SPEC) -> list[str]:
-    """The rule IDs of spec/SPEC.md (empty when there is no SPEC.md)."""
-    path = spec / "SPEC.md"
-    return rules_of(path) if path.exists() else []
+    """The rule IDs of the core and the host chapters (empty when there is no SPEC.md)."""
+    return list(dict.fromkeys(r for path in chapter_files(spec) for r in rules_of(path)))
+
+
+def host_table(spec: Path = SPEC) -> dict[str, dict[str, Any]]:
+    """spec/hosts.toml (HST-1): host name -> its row; CaseFileError when it cannot be read."""
+    path = spec / HOSTS_FILE
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as error:
+        raise CaseFileError(path, f"cannot read: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise CaseFileError(path, f"not TOML: {error}") from None
+    return {name: row for name, row in data.items() if isinstance(row, dict)}
+
+
+def known_hosts(spec: Path = SPEC) -> list[str]:
+    """The host names of spec/hosts.toml, in table order (vscode first)."""
+    return list(host_table(spec))
 
 
 def protocol_rules(spec: Path = SPEC) -> list[str]:
@@ -249,7 +282,7 @@ def protocol_rules(spec: Path = SPEC) -> list[str]:
 
 
 def citable_rules(spec: Path = SPEC) -> set[str]:
-    """Every rule ID a case may cite: SPEC.md's and PROTOCOL.md's."""
+    """Every rule ID a case may cite: the core's, the host chapters' and PROTOCOL.md's."""
     return set(spec_rules(spec)) | set(protocol_rules(spec))
 
 

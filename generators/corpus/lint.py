@@ -71,6 +71,12 @@ class Lint:
         self.tags = list(self.tag_rules)
         self.cited_by_tag: dict[str, set[str]] = defaultdict(set)
         self.eras = {era.id for era in eras()} | {"none"}
+        # HST-1: another host's eras are listed in spec/hosts.toml; VS Code's in eras.toml.
+        self.host_eras = {
+            name: set(row.get("eras", [])) | {"none"}
+            for name, row in casefile.host_table(spec).items()
+            if name != casefile.DEFAULT_HOST
+        }
         self.retired = ids.retired(fixtures / "retired.txt")
 
     def error(self, text: str) -> None:
@@ -132,7 +138,10 @@ class Lint:
         if container in ("json", "jsonl") and files != wanted:
             named = " and ".join(wanted)
             self.error(f"{where}: expected exactly {named} beside case.toml, found {files}")
-        if meta.get("era") not in self.eras:
+        host = meta.get("host", casefile.DEFAULT_HOST)
+        if host != casefile.DEFAULT_HOST and host not in self.host_eras:
+            self.error(f"{where}/case.toml: unknown host {host!r}")
+        elif meta.get("era") not in self.host_eras.get(host, self.eras):
             self.error(f"{where}/case.toml: unknown era {meta.get('era')!r}")
         for tag in meta.get("tags", []):
             if tag not in self.tags:

@@ -22,7 +22,11 @@ from rebootspec.reference.errors import ERROR_CODES
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec"
 SPEC_TEXT = (SPEC / "SPEC.md").read_text("utf-8")
-SPEC_RULES = set(re.findall(r"^### ([A-Z]{3}-\d+) ", SPEC_TEXT, re.M))
+# The core and every host chapter (spec 3.0: one core, one chapter per host).
+ALL_SPEC_TEXT = "\n".join(
+    path.read_text("utf-8") for path in [SPEC / "SPEC.md", *sorted((SPEC / "hosts").glob("*.md"))]
+)
+SPEC_RULES = set(re.findall(r"^### ([A-Z]{3}-\d+) ", ALL_SPEC_TEXT, re.M))
 GOOD = """id = "{id}"
 title = "a hand-written case for the casefile test"
 rules = ["CNT-2"]
