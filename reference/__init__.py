@@ -1,25 +1,72 @@
 """The reference reboot counter of rebootspec: the spec's rules as small readable functions.
 
-`count_path` is the whole answer for one file; `python -m reference` is its command line.
+`count_path` is the whole answer for one file of any host; `python -m reference` is its command
+line. The core decides the host (`hosts/`, HST-2) and hands the file to that host's reader:
+VS Code's replay and count (`replay.py`, `count.py`), or the record readers of Codex and pi
+(`hosts/codex.py`, `hosts/pi.py`, over `jsonvalues.py`).
 """
 
 from __future__ import annotations
 
 import os
 
+from .answer import RecordCount
 from .count import Count, count_state
-from .errors import Notice, Rejection
+from .errors import E_HOST, Notice, Rejection
 from .replay import Replay, load_path
 
-__all__ = ["Count", "Notice", "Rejection", "Replay", "count_path", "load_path"]
+__all__ = [
+    "Count",
+    "Notice",
+    "RecordCount",
+    "Rejection",
+    "Replay",
+    "count_path",
+    "count_records_path",
+    "load_path",
+]
 
 # The fast path pays for itself from about this size: below it, importing msgspec costs more
 # than the fast path saves (measured on both benchmark shapes; see README, Performance).
 FAST_FROM_BYTES = 16 * 2**20
 
 
-def count_path(path: str | os.PathLike[str], *, readable: bool = False) -> Count:
-    """Replay a `.jsonl` or `.json` session and count its reboots; raises Rejection (ERR-*).
+def count_path(
+    path: str | os.PathLike[str], *, readable: bool = False, host: str | None = None
+) -> Count | RecordCount:
+    """Count the reboots of one session file of any host; raises Rejection (ERR-*).
+
+    `host` names the host (HST-3); without it the content decides (HST-2).
+    """
+    from .hosts import HOSTS, VSCODE, detect
+
+    if host is None:
+        host = detect(path)
+    elif host not in HOSTS:
+        raise Rejection(0, E_HOST, f"unknown host {host!r} (known: {', '.join(HOSTS)})")
+    if host == VSCODE:
+        return count_vscode(path, readable=readable)
+    return count_records_path(path, host, readable=readable)
+
+
+def count_records_path(
+    path: str | os.PathLike[str], host: str, *, readable: bool = False
+) -> RecordCount:
+    """A Codex rollout or a pi session, read by JSON value (JSV-1) by that host's reader."""
+    from .hosts import CODEX, codex, pi
+    from .jsonvalues import iter_values
+    from .replay import open_regular
+
+    reader = codex if host == CODEX else pi
+    notices: list[Notice] = []
+    with open_regular(path) as stream:
+        result = reader.count_records(iter_values(stream, notices))
+    result.notices[:0] = notices
+    return result
+
+
+def count_vscode(path: str | os.PathLike[str], *, readable: bool = False) -> Count:
+    """Replay a `.jsonl` or `.json` VS Code session and count its reboots (hosts/vscode.md).
 
     Only the final state is counted (RPL-10): the lines that led to it are history.
 

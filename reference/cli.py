@@ -15,6 +15,7 @@ from typing import TextIO
 import orjson
 
 from . import count_path
+from .answer import RecordCount
 from .count import Count, Event
 from .errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection
 
@@ -39,9 +40,12 @@ class UsageParser(argparse.ArgumentParser):
 
 
 EXAMPLES = {
-    "count": "example: %(prog)s ~/.config/Code/User/workspaceStorage/*/chatSessions/1b2c.jsonl",
+    "count": "examples: %(prog)s ~/.config/Code/User/workspaceStorage/*/chatSessions/1b2c.jsonl"
+    "  |  %(prog)s ~/.codex/sessions/2026/02/23/rollout-2026-02-23T12-54-34-<id>.jsonl"
+    "  |  %(prog)s ~/.pi/agent/sessions/--home-me-proj--/<time>_<id>.jsonl",
     "explain": "example: %(prog)s session.jsonl | less",
 }
+HOST_CHOICES = ("vscode", "codex", "pi")  # HST-1 (reference.hosts.HOSTS, not imported here)
 
 
 def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
@@ -52,7 +56,17 @@ def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
         ("explain", "print a timeline of the compaction events and the total"),
     ):
         sub = commands.add_parser(name, help=text, description=text, epilog=EXAMPLES[name])
-        sub.add_argument("path", help="a session file: .jsonl (log) or .json (session or export)")
+        sub.add_argument(
+            "path",
+            help="a session file: VS Code (.jsonl log, .json session or export), a Codex "
+            "rollout or a pi session (.jsonl); the content says which host wrote it (HST-2)",
+        )
+        sub.add_argument(
+            "--host",
+            choices=HOST_CHOICES,
+            default=None,
+            help="read the file as this host's log instead of detecting the host (HST-3)",
+        )
         sub.add_argument(
             "--retry",
             type=_retries,
@@ -80,7 +94,9 @@ def _retries(text: str) -> int:
     return value
 
 
-def count_with_retry(path: str, retries: int, readable: bool = False) -> Count:
+def count_with_retry(
+    path: str, retries: int, readable: bool = False, host: str | None = None
+) -> Count | RecordCount:
     """ERR-11: E-EMPTY and E-JSON may be transient on a file VS Code is rewriting.
 
     The kind-0 rewrite truncates the file and then writes it, so a reader can see an empty file
@@ -90,7 +106,7 @@ def count_with_retry(path: str, retries: int, readable: bool = False) -> Count:
     attempt = 0
     while True:
         try:
-            result = count_path(path, readable=readable)
+            result = count_path(path, readable=readable, host=host)
         except Rejection as rejection:
             if attempt >= retries or rejection.code not in TRANSIENT:
                 raise
@@ -118,11 +134,14 @@ def main(
     except SystemExit as stop:
         return int(stop.code or 0)
     path: str = args.path
+    if not os.path.lexists(path):  # PRO-2: the caller's mistake, not the log's
+        err.write(f"error: {path}: cannot read: no such file\n")
+        return EXIT_USAGE
     if os.path.splitext(path)[1] not in (".json", ".jsonl"):
         err.write(f"error: {path}: not a .json or .jsonl file\n")
         return EXIT_USAGE
     try:
-        result = count_with_retry(path, args.retry, args.readable)
+        result = count_with_retry(path, args.retry, args.readable, args.host)
     except Rejection as rejection:  # ERR-10: exit 1, one line on stderr, nothing on stdout
         err.write(f"error: {path}:{rejection.line}: {rejection.code}: {rejection.reason}\n")
         return EXIT_REJECTED
@@ -139,9 +158,32 @@ def main(
         return EXIT_INTERNAL
     if args.command == "count":
         out.write(orjson.dumps(result.to_json()).decode() + "\n")
+    elif isinstance(result, RecordCount):
+        out.write(explain_records(result))
     else:
         out.write(explain(result))
     return EXIT_ANSWER
+
+
+def explain_records(result: RecordCount) -> str:
+    """A human timeline of a Codex or pi log: counted records, inherited ones, warnings."""
+    version = f" {result.host_version}" if result.host_version else ""
+    rows = [f"host: {result.host}{version}  era: {result.era or '-'}  records: {result.records}"]
+    for event in result.events:
+        details = ", ".join(f"{k} {v}" for k, v in event.items() if k != "line")
+        rows.append(f"line {event['line']:>7}  REBOOT  ({details})")
+    for line in result.inherited:
+        rows.append(f"line {line:>7}  inherited from the source thread, not counted (RBT-3)")
+    if result.companions:
+        rows.append(f"companion records seen and not counted (RBT-2): {result.companions}")
+    for notice in result.notices:
+        where = f"line {notice.line}" if notice.line is not None else "file"
+        rows.append(f"warning {notice.code} ({where}): {notice.message}")
+    total = f"reboots: {result.reboots}"
+    if result.on_path is not None:
+        total += f"  (on the current path: {result.on_path})"
+    rows.append(total)
+    return "\n".join(rows) + "\n"
 
 
 def explain(result: Count) -> str:

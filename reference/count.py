@@ -103,6 +103,7 @@ class Count:
         """OUT-1: the JSON object `python -m reference count` prints."""
         return {
             "reboots": self.reboots,
+            "host": "vscode",  # OUT-4
             "reboots_possible": self.reboots_possible,
             "requests": self.requests,
             "reboot_events": [e.to_json() for e in self.events if e.reboot],

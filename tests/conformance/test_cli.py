@@ -62,5 +62,5 @@ def test_version_names_the_spec_and_the_corpus(capsys: pytest.CaptureFixture[str
     assert main(["version"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("rebootspec ")
-    assert "\nspec 2.0\n" in out
+    assert "\nspec 3.0\n" in out
     assert "cases, digest " in out
