@@ -122,6 +122,13 @@ SETTINGS: dict[str, Setting] = {
             metavar="PROFILE",
         ),
         Setting(
+            "hosts",
+            "CONFORMANCE_HOSTS",
+            "the hosts the candidate counts, comma-separated (vscode,codex,pi; default: all); "
+            "cases of other hosts are reported as not claimed (presets say theirs)",
+            metavar="HOSTS",
+        ),
+        Setting(
             "known_divergences",
             "CONFORMANCE_KNOWN_DIVERGENCES",
             "TOML: [ID] reason = ... (strict expected failures)",
@@ -149,13 +156,13 @@ SETTINGS: dict[str, Setting] = {
 }
 
 # Settings whose short option name other pytest plugins use or might (see Setting.pytest_flag).
-PYTEST_PREFIXED = frozenset({"profile", "corpus"})
+PYTEST_PREFIXED = frozenset({"profile", "corpus", "hosts"})
 
 ANSWER_SETTINGS = ("answer_key", "answer_pointer", "answer_last_int")
 CANDIDATE_SETTINGS = ("candidate", *ANSWER_SETTINGS, "case_timeout", "case_memory", "pass_env")
 # Which settings each command takes (the plugin, hence `rebootspec run`, takes them all).
 RUN_SETTINGS = tuple(SETTINGS)
-SMOKE_SETTINGS = (*CANDIDATE_SETTINGS, "profile", "corpus", "conformance_snapshots")
+SMOKE_SETTINGS = (*CANDIDATE_SETTINGS, "profile", "hosts", "corpus", "conformance_snapshots")
 FUZZ_SETTINGS = CANDIDATE_SETTINGS
 
 _TRUE = ("1", "true", "yes", "on")

@@ -31,10 +31,10 @@ from .options import RUN_SETTINGS, SETTINGS, OptionError, Settings, add_settings
 from .reports.report import build, header, write
 from .runner.answers import AnswerReader
 from .runner.candidates import Candidate, CandidateError, startable
-from .runner.corpus import Case, CorpusError, known_tags, load_corpus
+from .runner.corpus import Case, CorpusError, known_hosts, known_tags, load_corpus
 from .runner.divergences import Divergence, DivergenceError, load_divergences
 from .runner.integrity import changes, combined, digest_tree
-from .runner.profiles import Profile, ProfileError, load_profile
+from .runner.profiles import Profile, ProfileError, claimed_profile, load_profile
 from .runner.records import Record, check_case
 from .runner.snapshots import ExpectationSnapshots, read_expectation, snapshot_root
 
@@ -72,7 +72,12 @@ class ConformanceRun:
         self.candidate: Candidate = given.candidate(self.isolation)
         self.reader: AnswerReader = given.reader(self.candidate)
         self.timeout = given.case_timeout()
-        self.profile: Profile = load_profile(given.text("profile"), tags)
+        self.profile: Profile = claimed_profile(
+            load_profile(given.text("profile"), tags),
+            given.text("hosts"),
+            self.candidate,
+            known_hosts(),
+        )
         self.corpus = given.corpus()
         self.cases: list[Case] = load_corpus(self.corpus)
         # The corpus and snapshots as they were when the run started (on xdist workers: as the
@@ -157,6 +162,7 @@ class ConformanceRun:
             profile_claims={
                 "unclaimed": sorted(self.profile.unclaimed),
                 "match_codes": self.profile.match_codes,
+                "hosts": sorted(self.profile.hosts) if self.profile.hosts is not None else None,
             },
             reader=self.reader.describe(),
             corpus=self.corpus,

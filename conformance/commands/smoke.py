@@ -10,8 +10,8 @@ import argparse
 import sys
 
 from ..options import SMOKE_SETTINGS, OptionError, Settings, add_settings
-from ..runner.corpus import CorpusError, known_tags, load_corpus
-from ..runner.profiles import ProfileError, load_profile
+from ..runner.corpus import CorpusError, known_hosts, known_tags, load_corpus
+from ..runner.profiles import ProfileError, claimed_profile, load_profile
 from ..runner.smoke import smoke
 from ..runner.snapshots import ExpectationSnapshots
 from .usage import UsageParser, usage_error
@@ -37,7 +37,12 @@ def cli(argv: list[str]) -> int:
         candidate = given.candidate(given.isolation())
         reader = given.reader(candidate)
         timeout = given.case_timeout()
-        profile = load_profile(given.text("profile"), known_tags())
+        profile = claimed_profile(
+            load_profile(given.text("profile"), known_tags()),
+            given.text("hosts"),
+            candidate,
+            known_hosts(),
+        )
         cases = load_corpus(given.corpus())
     except (OptionError, CorpusError, ProfileError) as error:
         return usage_error(PROG, str(error))

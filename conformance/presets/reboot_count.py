@@ -30,6 +30,8 @@ class RebootCountPreset:
     script: Path
     isolation: Isolation = field(default_factory=Isolation)
     name: ClassVar[str] = "reboot-count"
+    # HST-1: it counts VS Code sessions only; other hosts' cases are not claimed.
+    hosts: ClassVar[tuple[str, ...]] = ("vscode",)
 
     @classmethod
     def create(cls, argument: Path, isolation: Isolation | None = None) -> RebootCountPreset:

@@ -32,6 +32,7 @@ class Comparison:
     mismatches: list[str] = field(default_factory=list)  # aspects that differ, with why
     allowed: list[str] = field(default_factory=list)  # of those, the ones allowed explicitly
     repro: dict[str, str] = field(default_factory=dict)
+    hosts: dict[str, str] = field(default_factory=dict)  # case ID -> its host (HST-1)
 
     @property
     def failed(self) -> bool:
@@ -116,6 +117,7 @@ def compare(
     after = {c["id"]: c for c in new["cases"]}
     for case_id in sorted(before.keys() | after.keys()):
         a, b = before.get(case_id), after.get(case_id)
+        result.hosts[case_id] = str((b or a or {}).get("host", "vscode"))
         if a is None:
             assert b is not None
             result.added.append(case_id)
@@ -141,6 +143,18 @@ def compare(
     return result
 
 
+def _by_host(result: Comparison) -> dict[str, str]:
+    """Per host: how many cases are newly broken, newly fixed and still failing."""
+    buckets = (("broken", result.broken), ("fixed", result.fixed), ("failing", result.still_failing))
+    hosts = sorted(set(result.hosts.values()))
+    return {
+        host: ", ".join(
+            f"{sum(1 for i in ids if result.hosts.get(i) == host)} {name}" for name, ids in buckets
+        )
+        for host in hosts
+    }
+
+
 def format_comparison(result: Comparison, old_name: str, new_name: str) -> str:
     out = [f"compare {old_name} -> {new_name}"]
     for mismatch in result.mismatches:
@@ -158,6 +172,9 @@ def format_comparison(result: Comparison, old_name: str, new_name: str) -> str:
             out.append(f"  {case_id}  {result.lines[case_id]}")
             if case_id in result.repro and title != "newly fixed":
                 out.append(f"    {result.repro[case_id]}")
+    by_host = _by_host(result)
+    if len(by_host) > 1:  # HST-1: a run over several hosts, read per host
+        out.append("by host: " + "; ".join(f"{host} {text}" for host, text in by_host.items()))
     if result.failed:
         reasons = []
         if result.broken:

@@ -106,11 +106,23 @@ def build(
             "cases": len(ordered),
             "outcomes": {col: outcomes[col] for col in COLUMNS if outcomes[col]},
             "gates": {gate: gates[gate] for gate in GATES if gates[gate]},
+            "hosts": host_totals(ordered),
         },
         "matrix": matrix,
         "informative": informative_summary(ordered),
         "diagnostics": diagnostic_summary(ordered),
         "cases": [r.to_json() for r in ordered],
+    }
+
+
+def host_totals(records: list[Record]) -> dict[str, dict[str, int]]:
+    """Cases per outcome for each host (HST-1), so a run over several hosts reads per host."""
+    table: dict[str, Counter[str]] = {}
+    for record in records:
+        table.setdefault(record.host, Counter())[str(record.outcome)] += 1
+    return {
+        host: {col: counts[col] for col in COLUMNS if counts[col]}
+        for host, counts in sorted(table.items())
     }
 
 

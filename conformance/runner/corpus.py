@@ -55,3 +55,11 @@ def known_tags(spec_dir: Path = SPEC_DIR) -> list[str]:
 def spec_version(spec_dir: Path = SPEC_DIR) -> str:
     """`spec_version` of spec/eras.toml (ERA-1), for report headers; "unknown" if unreadable."""
     return eras.spec_version(spec_dir / "eras.toml")
+
+
+def known_hosts(spec_dir: Path = SPEC_DIR) -> list[str]:
+    """The host names of spec/hosts.toml (HST-1); empty when the table cannot be read."""
+    try:
+        return casefile.known_hosts(spec_dir)
+    except casefile.CaseFileError:
+        return []

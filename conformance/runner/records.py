@@ -45,6 +45,7 @@ class Record:
     # profile's `match_codes`.
     diagnostic: dict[str, Any] = field(default_factory=dict)
     peak_rss_kb: int | None = None  # the candidate's peak resident memory, when measured
+    host: str = "vscode"  # HST-1: the host whose log the case is
 
     def to_json(self) -> dict[str, Any]:
         """The record as report.json holds it (outcome and gate as their plain words)."""
@@ -69,6 +70,7 @@ def _base(case: Case, expected: dict[str, Any] | None) -> dict[str, Any]:
         "era": case.era,
         "container": case.container,
         "expected": expected,
+        "host": case.host,
     }
 
 
@@ -106,6 +108,19 @@ def check_case(
     missing = profile.missing(case)
     base = _base(case, expected)
     reason = divergence.reason if divergence else None
+    if not profile.claims_host(case.host):  # HST-1: another host's case is never a failure
+        detail = (
+            f"not claimed: the candidate counts {', '.join(sorted(profile.hosts or ()))}, "
+            f"not {case.host} logs"
+        )
+        return Record(
+            **base,
+            actual=None,
+            outcome=Outcome.NOT_CLAIMED,
+            gate=Gate.NOT_CLAIMED,
+            detail=detail,
+            divergence=reason,
+        )
     if missing:
         detail = f"not claimed by profile {profile.name}: {', '.join(missing)}"
         return Record(

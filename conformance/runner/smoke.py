@@ -1,7 +1,8 @@
-"""`smoke`: five easy cases that show an adapter is wired right, before a full run (bowtie smoke).
+"""`smoke`: easy cases that show an adapter is wired right, before a full run (bowtie smoke).
 
 One case per kind of answer a candidate must get right: a count from a plain snapshot, a
-count through a Push, a phantom (0), a rejection and a legacy .json. The easiest case of each
+count through a Push, a phantom (0), a rejection and a legacy .json of VS Code, and one count
+of each other host (a Codex rollout, a pi session). The easiest case of each
 kind is the one with the fewest tags and the smallest input, so the choice is stable; a case
 whose count spec 2.0 changed is picked only when there is no other, so a 1.0 counter can
 smoke-test its adapter too.
@@ -32,7 +33,8 @@ PICKS = (
     Pick(
         "plain snapshot count",
         lambda c: (
-            "initial-only" in c.tags
+            c.host == "vscode"
+            and "initial-only" in c.tags
             and c.container == "jsonl"
             and c.expect["outcome"] == "count"
             and "phantom" not in c.tags
@@ -41,14 +43,21 @@ PICKS = (
     ),
     Pick("push", lambda c: "push-append" in c.tags and c.expect["outcome"] == "count"),
     Pick("phantom", lambda c: "phantom" in c.tags and c.expect["outcome"] == "count"),
-    Pick("rejection", lambda c: c.expect["outcome"] == "reject"),
+    Pick("rejection", lambda c: c.host == "vscode" and c.expect["outcome"] == "reject"),
     Pick(
         "legacy json",  # a flat session file (LEG-1), not an Export Chat file
         lambda c: (
             c.container == "json" and "legacy-json" in c.tags and c.expect["outcome"] == "count"
         ),
     ),
+    # HST-1: one easy count per other host (not claimed by a candidate that does not count it).
+    Pick("codex rollout", lambda c: c.host == "codex" and _counts_some(c)),
+    Pick("pi session", lambda c: c.host == "pi" and _counts_some(c)),
 )
+
+
+def _counts_some(case: Case) -> bool:
+    return case.expect["outcome"] == "count" and case.expect["reboots"] > 0
 
 CHANGED = "count-changed-v2"
 

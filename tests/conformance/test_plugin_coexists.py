@@ -42,4 +42,5 @@ def test_rebootspec_run_translates_exactly_the_prefixed_names() -> None:
     assert {SETTINGS[name].pytest_flag for name in PYTEST_PREFIXED} == {
         "--conformance-profile",
         "--conformance-corpus",
+        "--conformance-hosts",  # pytest-testinfra has a --hosts of its own
     }
