@@ -52,8 +52,9 @@ class Rollout:
     copy_start: int | None = None  # CDX-5: index of the second session_meta (a copied parent)
     compactions: list[Compaction] = field(default_factory=list)
     companions: int = 0
-    # Per record: (index, timestamp, is a turn start) after the copy starts; CDX-5 reads them.
-    after_copy: list[tuple[int, str | None, bool]] = field(default_factory=list)
+    # Per turn start after the copy starts: (index, outer timestamp, turn id); CDX-5 reads them.
+    turn_starts: list[tuple[int, str | None, str | None]] = field(default_factory=list)
+    copy_stamp: str | None = None  # the outer timestamp of the copied session_meta line
     turn: int | None = None  # index of the open turn's start record
     turns_with_user: set[int] = field(default_factory=set)
     closed_turns: set[int] = field(default_factory=set)
@@ -75,11 +76,11 @@ class Rollout:
         stamp = value.get("timestamp")
         timestamp = stamp if isinstance(stamp, str) else None
         payload_type = payload.get("type") if isinstance(payload, dict) else None
-        starts_turn = kind == "event_msg" and payload_type in TURN_STARTS
-        if self.copy_start is not None:
-            self.after_copy.append((index, timestamp, starts_turn))
+        if self.copy_start is not None and kind == "event_msg" and payload_type in TURN_STARTS:
+            turn_id = payload.get("turn_id") if isinstance(payload, dict) else None
+            self.turn_starts.append((index, timestamp, turn_id if isinstance(turn_id, str) else None))
         if kind == "session_meta" and isinstance(payload, dict):
-            self._session_meta(index, payload)
+            self._session_meta(index, payload, timestamp)
         elif kind == "compacted" and isinstance(payload, dict):  # CDX-3
             self._compacted(index, line, payload, timestamp, ordinal)
         elif kind == "event_msg" and isinstance(payload, dict):
@@ -87,7 +88,7 @@ class Rollout:
         elif kind == "response_item" and payload_type in COMPANION_ITEMS:  # CDX-4
             self.companions += 1
 
-    def _session_meta(self, index: int, payload: dict[str, Any]) -> None:
+    def _session_meta(self, index: int, payload: dict[str, Any], timestamp: str | None) -> None:
         if self.meta is None:
             self.meta = payload
             if "forked_from_id" in payload:
@@ -96,7 +97,7 @@ class Rollout:
                 self.marks.add("C5")
         elif self.copy_start is None:  # CDX-5 (2): the copied parent's header
             self.copy_start = index
-            self.after_copy.append((index, None, False))
+            self.copy_stamp = timestamp
 
     def _compacted(
         self,
@@ -178,21 +179,49 @@ def split_inherited(rollout: Rollout) -> tuple[list[Compaction], list[Compaction
 def copy_end(rollout: Rollout) -> int:
     """CDX-5 (2): the index of the first record of the thread's own, after an unmarked copy.
 
-    The copy and the thread's initial context are written in one burst at start-up, every line
-    stamped when written; the thread's own records start with its first turn. The copy ends at
-    the first turn start whose time stamp is not within the burst's second.
+    The copy ends where the thread's first own turn starts. Turn and thread ids are UUIDv7,
+    minted from the clock: every copied turn was minted by the parent before the fork, so
+    before this thread's id; every own turn after it. Without such ids (older rollouts) the
+    write times are the only sign: the copy is written in one burst at start-up, so the first
+    turn start a second or more after the copied header is the thread's own.
     """
-    records = rollout.after_copy
-    burst = next((second(stamp) for _, stamp, _ in records[1:] if stamp), None)
-    for index, stamp, starts_turn in records[1:]:
-        if starts_turn and (stamp is None or burst is None or second(stamp) != burst):
+    meta = rollout.meta or {}
+    own_id = meta.get("id")
+    born = uuid7_millis(own_id) if isinstance(own_id, str) else None
+    copied_at = _instant(rollout.copy_stamp)
+    for index, stamp, turn_id in rollout.turn_starts:
+        minted = uuid7_millis(turn_id) if turn_id else None
+        if born is not None and minted is not None:
+            if minted >= born:
+                return index
+            continue
+        when = _instant(stamp)
+        if when is None or copied_at is None or when - copied_at >= 1.0:
             return index
     return rollout.records
 
 
-def second(stamp: str | None) -> str | None:
-    """An RFC 3339 time stamp cut to the second (`2026-02-23T12:54:34`)."""
-    return stamp[:19] if stamp else None
+def uuid7_millis(value: str) -> int | None:
+    """The millisecond a UUIDv7 was minted (its first 48 bits); None for any other string."""
+    if len(value) != 36 or value[14] != "7" or value.count("-") != 4:
+        return None
+    try:
+        return int(value[:8] + value[9:13], 16)
+    except ValueError:
+        return None
+
+
+def _instant(stamp: str | None) -> float | None:
+    """An RFC 3339 time stamp as seconds since the epoch (None when it is not one)."""
+    if not stamp:
+        return None
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    return moment.timestamp() if moment.tzinfo is not None else None
 
 
 # CDX-8: C0 -----------------------------------------------------------------------------------
