@@ -57,10 +57,10 @@ def count_records_path(
     from .jsonvalues import iter_values
     from .replay import open_regular
 
-    reader = codex if host == CODEX else pi
     notices: list[Notice] = []
     with open_regular(path) as stream:
-        result = reader.count_records(iter_values(stream, notices))
+        values = iter_values(stream, notices)
+        result = codex.count_records(values) if host == CODEX else pi.count_records(values)
     result.notices[:0] = notices
     return result
 

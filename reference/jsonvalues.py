@@ -50,7 +50,8 @@ def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, 
             value = orjson.loads(raw)
         except orjson.JSONDecodeError as error:
             if "depth limit" in str(error):
-                raise Rejection(line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels")
+                deep = f"JSON nested deeper than {DEPTH_LIMIT} levels"
+                raise Rejection(line, E_LIMIT, deep) from None
             yield from _split(raw, line, notices)
             continue
         yield line, value

@@ -14,7 +14,8 @@ from typing import Any
 from ...generators.anonymize.command import cli as anonymize_cli
 from ...generators.corpus.add_fixture import cli as add_fixture_cli
 from ...reference import count_path
-from ...reference.cli import explain
+from ...reference.answer import RecordCount
+from ...reference.cli import explain, explain_records
 from ...reference.errors import Rejection
 
 
@@ -35,7 +36,8 @@ def reference_view(session: Path) -> tuple[dict[str, Any], str]:
         }
         text = f"error: {session}:{rejection.line}: {rejection.code}: {rejection.reason}\n"
         return answer, text
-    return {"outcome": "count", **result.to_json()}, explain(result)
+    text = explain_records(result) if isinstance(result, RecordCount) else explain(result)
+    return {"outcome": "count", **result.to_json()}, text
 
 
 def anonymize(argv: list[str]) -> int:

@@ -145,7 +145,11 @@ def compare(
 
 def _by_host(result: Comparison) -> dict[str, str]:
     """Per host: how many cases are newly broken, newly fixed and still failing."""
-    buckets = (("broken", result.broken), ("fixed", result.fixed), ("failing", result.still_failing))
+    buckets = (
+        ("broken", result.broken),
+        ("fixed", result.fixed),
+        ("failing", result.still_failing),
+    )
     hosts = sorted(set(result.hosts.values()))
     return {
         host: ", ".join(

@@ -57,7 +57,8 @@ PICKS = (
 
 
 def _counts_some(case: Case) -> bool:
-    return case.expect["outcome"] == "count" and case.expect["reboots"] > 0
+    return bool(case.expect["outcome"] == "count" and case.expect["reboots"] > 0)
+
 
 CHANGED = "count-changed-v2"
 

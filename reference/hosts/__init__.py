@@ -33,7 +33,11 @@ def classify(value: Any) -> str | None:
         return CODEX
     if kind == "session":
         return PI
-    if kind is None and isinstance(value.get("id"), str) and isinstance(value.get("timestamp"), str):
+    if (
+        kind is None
+        and isinstance(value.get("id"), str)
+        and isinstance(value.get("timestamp"), str)
+    ):
         return CODEX  # CDX-1: the legacy rollout header of era C0
     return None
 

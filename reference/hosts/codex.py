@@ -78,7 +78,9 @@ class Rollout:
         payload_type = payload.get("type") if isinstance(payload, dict) else None
         if self.copy_start is not None and kind == "event_msg" and payload_type in TURN_STARTS:
             turn_id = payload.get("turn_id") if isinstance(payload, dict) else None
-            self.turn_starts.append((index, timestamp, turn_id if isinstance(turn_id, str) else None))
+            self.turn_starts.append(
+                (index, timestamp, turn_id if isinstance(turn_id, str) else None)
+            )
         if kind == "session_meta" and isinstance(payload, dict):
             self._session_meta(index, payload, timestamp)
         elif kind == "compacted" and isinstance(payload, dict):  # CDX-3
