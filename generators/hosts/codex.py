@@ -141,6 +141,7 @@ class Rollout:
     # -- the thread's start ------------------------------------------------------------
 
     def session_meta(self, copy: Copy | None = None, parent: Rollout | None = None) -> None:
+        """The thread's first line; a fork names its parent (C4+), C5 marks what it copied."""
         payload: dict[str, Any] = {"id": self.thread_id}
         if copy is not None and parent is not None and self.build.turn_ids:
             payload["forked_from_id"] = parent.thread_id

@@ -23,6 +23,8 @@ import random
 from typing import Any
 
 from .common import DEEP, Clock, deep_line, hex8, iso, line, start, uuid, words
+
+__all__ = ["PiSession", "line", "migrate", "play", "torn_tail"]
 from .plan import Deep, Exchange, Extras, Navigate, PiCompact, PiGarbage, PiPlan
 
 START = {"v1": "2025-12-10T10:00:00", "v2": "2026-01-03T10:00:00", "v3": "2026-03-02T10:00:00"}
