@@ -23,6 +23,11 @@ def _list() -> int:
         expect = "reject" if rejected else str(expected_reboots(plan))
         v1 = "" if rejected else f" (1.0: {expected_reboots_v1(plan)})"
         print(f"{table.get(key, '----')}  {key:<44} {scenario.container:<5} {expect:>6}{v1}")
+    from .corpus.hostcases import all_cases as host_cases
+
+    for case in host_cases():
+        answer = case.expect.get("reboots", case.expect.get("error"))
+        print(f"{case.id}  {case.key:<44} {case.container:<5} {answer!s:>6}")
     return 0
 
 
@@ -43,6 +48,13 @@ def main(argv: list[str]) -> int:
     big.add_argument("--size-mb", type=float, required=True)
     big.add_argument("--seed", type=int, default=1)
     big.add_argument("--out", required=True, help="the .jsonl file to write")
+    big_host = commands.add_parser(
+        "big-host", help="write a big Codex rollout or pi session (not for the corpus)"
+    )
+    big_host.add_argument("--host", choices=("codex", "pi"), required=True)
+    big_host.add_argument("--size-mb", type=float, required=True)
+    big_host.add_argument("--seed", type=int, default=1)
+    big_host.add_argument("--out", required=True, help="the .jsonl file to write")
     args = parser.parse_args(argv)
     if args.command == "build":
         from .corpus import build as build_module
@@ -65,6 +77,15 @@ def main(argv: list[str]) -> int:
         from .session.big import write_big_session
 
         expected = write_big_session(Path(args.out), args.size_mb, args.seed)
+        print(f"wrote {args.out}: expected reboots {expected} (from the plan)")
+        return 0
+    if args.command == "big-host":
+        from pathlib import Path
+
+        from .hosts.big import write_big_codex, write_big_pi
+
+        writer = write_big_codex if args.host == "codex" else write_big_pi
+        expected = writer(Path(args.out), args.size_mb, args.seed)
         print(f"wrote {args.out}: expected reboots {expected} (from the plan)")
         return 0
     return _list()

@@ -9,10 +9,36 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
-from . import casefile, ids
-from .cases import Case, all_cases, missing_ids
+from . import casefile, hostcases, ids
+from .cases import all_cases, missing_ids
+
+
+class Case(Protocol):
+    """What the build needs of a case: a VS Code case (`cases.Case`) or a host case."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def file_name(self) -> str: ...
+
+    @property
+    def data(self) -> bytes: ...
+
+    def toml(self) -> str: ...
+
+
+def every_missing_id() -> list[str]:
+    """The (scenario, era) keys of VS Code and of the other hosts that have no ID yet."""
+    return missing_ids() + hostcases.missing_ids()
+
+
+def every_case(only: str | None) -> list[Case]:
+    """The VS Code cases first (their bytes never change), then the Codex and pi cases."""
+    return [*all_cases(only), *hostcases.all_cases(only)]
+
 
 GITATTRIBUTES = (
     b"# Fixtures are byte-exact: git must never touch line ends or encodings.\n* -text\n"
@@ -96,7 +122,7 @@ def write(fixtures: Path, cases: list[Case], whole: bool, out: TextIO) -> int:
 
 def assign_ids(out: TextIO) -> None:
     """Choose fresh random IDs for (scenario, era) pairs that have none (a new era or scenario)."""
-    missing = missing_ids()
+    missing = every_missing_id()
     if not missing:
         return
     used = ids.taken()
@@ -113,7 +139,7 @@ def main(check: bool, only: str | None, assign: bool, fixtures: Path = ids.FIXTU
     out = sys.stdout
     if assign:
         assign_ids(out)
-    missing = missing_ids()
+    missing = every_missing_id()
     if missing:
         sys.stderr.write(
             f"error: {len(missing)} scenario/era pairs have no case ID: {', '.join(missing)}; "
@@ -125,7 +151,7 @@ def main(check: bool, only: str | None, assign: bool, fixtures: Path = ids.FIXTU
     if reused:
         sys.stderr.write(f"error: retired IDs in generators/case_ids.toml: {', '.join(reused)}\n")
         return 1
-    cases = all_cases(only)
+    cases = every_case(only)
     if only is not None and not cases:
         sys.stderr.write(f"error: no generated case has ID {only}\n")
         return 2

@@ -1,5 +1,9 @@
 """Real-log fixtures: the one deterministic reduction of a large "Export Chat..." file.
 
+Only VS Code exports are reduced. The real logs of the other hosts (a Codex rollout, a pi
+session; spec 3.0) are kept byte-exact (`reduction = "none: byte-exact"`): no reduction is
+defined for them, so a log too big to keep whole is not taken.
+
 `python -m rebootspec.generators.corpus.realworld reduce SRC OUT [--threshold N]`
 
 Real exports of long agent sessions are megabytes, almost all of it tool results, thinking

@@ -27,9 +27,21 @@ from rebootspec.reference import count_path
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 REALWORLD = Path(os.environ.get("REBOOTSPEC_REALWORLD", "/work/shared/realworld"))
-CASES = sorted(p for p in FIXTURES.glob("realworld-*") if (p / "case.toml").is_file())
-ORIGINALS = sorted(REALWORLD.glob("*.json")) if REALWORLD.is_dir() else []
+ALL_CASES = sorted(p for p in FIXTURES.glob("realworld-*") if (p / "case.toml").is_file())
 BYTE_EXACT = "none: byte-exact"
+# Spec 3.0: real rollouts and sessions of the other hosts (HST-1) are kept byte-exact beside
+# the VS Code exports; the reduction and the export checks below are VS Code's.
+HOSTS = Path(os.environ.get("REBOOTSPEC_REALWORLD_HOSTS", "/work/shared/realworld-hosts"))
+
+
+def host_of(case: Path) -> str:
+    with (case / "case.toml").open("rb") as handle:
+        return str(tomllib.load(handle).get("host", "vscode"))
+
+
+CASES = [case for case in ALL_CASES if host_of(case) == "vscode"]
+HOST_CASES = [case for case in ALL_CASES if host_of(case) != "vscode"]
+ORIGINALS = sorted(REALWORLD.glob("*.json")) if REALWORLD.is_dir() else []
 
 needs_originals = pytest.mark.skipif(not REALWORLD.is_dir(), reason=f"{REALWORLD} is absent")
 
@@ -121,7 +133,7 @@ def read_members(data: bytes) -> dict[str, Any]:
     return {"top": top, "requests": requests}
 
 
-def test_there_are_five_real_logs() -> None:
+def test_there_are_five_real_exports_and_two_logs_of_other_hosts() -> None:
     assert [case.name for case in CASES] == [
         "realworld-abusyahmie-nrf52dk",
         "realworld-epics-p47",
@@ -129,6 +141,44 @@ def test_there_are_five_real_logs() -> None:
         "realworld-oocx-043",
         "realworld-oocx-website-chat1",
     ]
+    assert [(case.name, host_of(case)) for case in HOST_CASES] == [
+        ("realworld-codex-localpush", "codex"),
+        ("realworld-pi-mono-session", "pi"),
+    ]
+
+
+@pytest.mark.parametrize("case", HOST_CASES, ids=[p.name for p in HOST_CASES])
+def test_a_real_log_of_another_host_is_byte_exact_with_its_licence_and_reading(
+    case: Path,
+) -> None:
+    data = meta(case)
+    assert data["id"] == case.name
+    assert data["container"] == "jsonl"
+    assert "realworld" in data["tags"]
+    assert sorted(p.name for p in case.iterdir()) == ["LICENSE", "case.toml", "session.jsonl"]
+    source = data["source"]
+    assert "copilot" not in source and source["host_version"]
+    assert source["reduction"] == BYTE_EXACT
+    where = f"{source['repo']}/{source['path']}@{source['commit']}"
+    assert data["provenance"] == f"realworld:{where}"
+    session = (case / "session.jsonl").read_bytes()
+    assert len(session) == source["size"]
+    assert hashlib.sha256(session).hexdigest() == source["sha256"]
+    blob = hashlib.sha1(b"blob %d\0" % len(session) + session).hexdigest()
+    assert blob == source["blob"]
+    assert data["expect"]["outcome"] == "count"
+    assert f"Count: {data['expect']['reboots']}" in data["notes"]
+
+
+@pytest.mark.skipif(not HOSTS.is_dir(), reason=f"{HOSTS} is absent")
+@pytest.mark.parametrize("case", HOST_CASES, ids=[p.name for p in HOST_CASES])
+def test_a_real_log_of_another_host_is_the_original_and_its_licence(case: Path) -> None:
+    wanted = meta(case)["source"]["sha256"]
+    originals = [p for p in HOSTS.rglob("*.jsonl") if p.is_file()]
+    found = [p for p in originals if hashlib.sha256(p.read_bytes()).hexdigest() == wanted]
+    assert found, f"no file under {HOSTS} has the sha256 of {case.name}"
+    licences = {p.read_bytes() for p in found[0].parent.iterdir() if p.suffix != ".jsonl"}
+    assert (case / "LICENSE").read_bytes() in licences
 
 
 @pytest.mark.parametrize("case", CASES, ids=[p.name for p in CASES])

@@ -1,0 +1,136 @@
+"""From a Codex or pi (scenario, era) pair to a case: its bytes and its case.toml metadata.
+
+The host scenarios live in `hosts/scenarios.py`; their writers in `hosts/codex.py` and
+`hosts/pi.py`. The expectation comes from the plan (`hosts.plan.expected_reboots`) or from the
+rejection the plan's content calls for; the bytes are never read back to decide it.
+The case.toml layout is the VS Code cases' with a `host` key right after `title`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..hosts import codex, pi
+from ..hosts.plan import CodexPlan, PiPlan, codex_all_compactions, expected_reboots
+from ..hosts.scenarios import SCENARIOS, HostScenario
+from . import casefile, ids
+
+
+@dataclass
+class HostCase:
+    """One generated Codex, pi or host-less case, ready to be written to fixtures/<id>/."""
+
+    id: str
+    scenario: HostScenario
+    era: str
+    data: bytes
+    expect: dict[str, Any]
+    note: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.scenario.name}/{self.era}"
+
+    container = "jsonl"
+    file_name = "session.jsonl"
+
+    @property
+    def provenance(self) -> str:
+        return f"generator:{self.scenario.name}/era={self.era}/seed=1"
+
+    def table(self) -> dict[str, Any]:
+        """The case.toml table: the VS Code layout plus `host` after `title` (HST-1)."""
+        table: dict[str, Any] = {"id": self.id, "title": self.scenario.title}
+        if self.scenario.host is not None:
+            table["host"] = self.scenario.host
+        rules = {*self.scenario.base_rules(), *self.scenario.rules}
+        if self.expect["outcome"] == "reject":
+            rules -= {"OUT-4"}
+        table["rules"] = sorted(rules, key=_rule_sort)
+        table["tags"] = sorted(self.scenario.tags)
+        table["era"] = self.era
+        table["container"] = self.container
+        table["provenance"] = self.provenance
+        comment = " ".join(t for t in (self.scenario.comment, self.note) if t)
+        table["comment"] = comment
+        table["expect"] = self.expect
+        return table
+
+    def toml(self) -> str:
+        return casefile.render(self.table())
+
+
+def _rule_sort(rule: str) -> tuple[str, int]:
+    prefix, number = rule.split("-")
+    return prefix, int(number)
+
+
+def plan_of(scenario: HostScenario, era: str) -> CodexPlan | PiPlan | None:
+    return scenario.plan(era) if scenario.plan is not None else None
+
+
+def render(plan: CodexPlan | PiPlan) -> tuple[bytes, int | None]:
+    """The plan's file, and the line of the value the plan made too deep (if any)."""
+    if isinstance(plan, CodexPlan):
+        rollout = codex.play(plan)
+        return rollout.bytes(), rollout.reject_line
+    session = pi.play(plan)
+    data = session.bytes()
+    if plan.torn:
+        data += pi.torn_tail(session)
+    return data, session.reject_line()
+
+
+def plan_note(plan: CodexPlan | PiPlan) -> str:
+    """What the plan holds, in the comment: own and inherited compactions."""
+    own = expected_reboots(plan)
+    if isinstance(plan, CodexPlan):
+        inherited = codex_all_compactions(plan) - own
+    else:
+        inherited = expected_reboots(plan.copy.parent) if plan.copy else 0
+    note = f"plan: {own} own completed compactions"
+    return note + (f", {inherited} inherited (copied, not counted)." if inherited else ".")
+
+
+def generate(scenario: HostScenario, era: str, case_id: str) -> HostCase:
+    plan = plan_of(scenario, era)
+    note = ""
+    line: int | None = None
+    if plan is None:
+        data = scenario.raw or b""
+    else:
+        data, line = render(plan)
+        note = plan_note(plan)
+    expect: dict[str, Any]
+    if scenario.reject is None:
+        assert plan is not None, scenario.name
+        expect = {"outcome": "count", "reboots": expected_reboots(plan)}
+    else:
+        # ERR-10: the line of the value at fault, 0 when the whole file is (E-HOST, E-EMPTY,
+        # E-UNMEASURABLE).
+        at = line if scenario.reject == "E-LIMIT" else 0
+        if at is None:
+            raise ValueError(f"{scenario.name}/{era}: E-LIMIT but the plan holds no deep value")
+        expect = {"outcome": "reject", "error": scenario.reject, "line": at}
+    return HostCase(case_id, scenario, era, data, expect, note)
+
+
+def pairs() -> list[tuple[HostScenario, str]]:
+    return [(s, era) for s in SCENARIOS for era in s.eras]
+
+
+def missing_ids() -> list[str]:
+    table = ids.registry()
+    return [f"{s.name}/{e}" for s, e in pairs() if f"{s.name}/{e}" not in table]
+
+
+def all_cases(only: str | None = None) -> list[HostCase]:
+    table = ids.registry()
+    out = []
+    for scenario, era in pairs():
+        case_id = table.get(f"{scenario.name}/{era}")
+        if case_id is None or (only is not None and case_id != only):
+            continue
+        out.append(generate(scenario, era, case_id))
+    return out

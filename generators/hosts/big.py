@@ -1,0 +1,65 @@
+"""Big Codex rollouts and pi sessions on demand, for benchmarks (never committed).
+
+Real rollouts reach gigabytes because every `compacted` line carries the whole new history
+(CDX-10). This plays the writer models on a long plan — turns with tool calls, every third
+turn compacting with a long replacement history — and streams the records to the file until
+it reaches the asked size. The count is the plan's: the compactions the loop planned.
+
+    python -m rebootspec.generators big-host --host codex --size-mb 100 --out /tmp/big.jsonl
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import codex, pi
+from .plan import CodexPlan, Compact, Exchange, PiCompact, PiPlan, Turn, expected_reboots
+
+
+def write_big_codex(path: Path, size_mb: float, seed: int = 1) -> int:
+    """A C4 rollout of about `size_mb` MB; returns its expected count."""
+    goal = int(size_mb * 1_000_000)
+    steps: list[Turn] = []
+    rollout = codex.Rollout(CodexPlan("C4", (), version="0.111.0", seed=seed))
+    rollout.session_meta()
+    rollout.initial_context()
+    written = 0
+    with path.open("wb") as out:
+        while written < goal:
+            compacts = (Compact("local" if len(steps) % 2 else "remote", huge=True),)
+            step = Turn(3, compacts if len(steps) % 3 == 2 else ())
+            steps.append(step)
+            rollout.turn(step)
+            for chunk in rollout.chunks:
+                out.write(chunk)
+                written += len(chunk)
+            rollout.chunks.clear()
+            rollout.records.clear()
+    return expected_reboots(CodexPlan("C4", tuple(steps)))
+
+
+def write_big_pi(path: Path, size_mb: float, seed: int = 1) -> int:
+    """A format 3 pi session of about `size_mb` MB; returns its expected count."""
+    goal = int(size_mb * 1_000_000)
+    steps: list[Exchange | PiCompact] = []
+    session = pi.PiSession(PiPlan("v3", seed=seed))
+    session.make_header(None)
+    written = 0
+    done = 0
+    with path.open("wb") as out:
+        header = pi.line(session.header)
+        out.write(header)
+        written += len(header)
+        while written < goal:
+            step: Exchange | PiCompact = Exchange(4) if len(steps) % 4 != 3 else PiCompact()
+            steps.append(step)
+            if isinstance(step, Exchange):
+                session.exchange(step)
+            else:
+                session.compaction(step)
+            for entry in session.entries[done:]:
+                data = session.encode(entry)
+                out.write(data)
+                written += len(data)
+            done = len(session.entries)
+    return expected_reboots(PiPlan("v3", tuple(steps)))

@@ -1,0 +1,597 @@
+"""The named scenarios of the Codex and pi corpus cases (spec 3.0).
+
+A scenario is a plan per era plus what the case cites: its rules and tags. The expected answer
+comes from the plan (`plan.expected_reboots`) or, for a file the spec rejects, from what the
+plan put in it (a C0 rollout, a value nested too deep, no known host). Each (scenario, era)
+pair is one case; its ID is chosen once and kept in `corpus/case_ids.toml`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .plan import (
+    CodexPlan,
+    Compact,
+    Copy,
+    Deep,
+    Exchange,
+    Extras,
+    Garbage,
+    Manual,
+    Navigate,
+    OddCompacted,
+    PiCompact,
+    PiCopy,
+    PiGarbage,
+    PiPlan,
+    Resume,
+    Rollback,
+    ThirdParty,
+    Turn,
+)
+
+CODEX_RULES = ("HST-1", "HST-2", "JSV-1", "RBT-1", "CDX-1", "CDX-2", "CDX-3", "OUT-4")
+PI_RULES = ("HST-1", "HST-2", "JSV-1", "RBT-1", "PIA-1", "PIA-2", "PIA-3", "OUT-4")
+MID = Compact(kind="local", when="mid")
+PRE = Compact(kind="local", when="pre")
+REMOTE = Compact(kind="remote", when="mid")
+
+
+@dataclass(frozen=True)
+class HostScenario:
+    """One scenario: how to make its plan (or raw bytes) for an era, and what it cites.
+
+    `host` None: a file of no host (HST-4) or an empty one; the case then has no `host` key
+    and its era is "none". `reject`: the error code the plan's content calls for.
+    """
+
+    name: str
+    host: str | None
+    eras: tuple[str, ...]
+    title: str
+    rules: tuple[str, ...]
+    tags: tuple[str, ...]
+    plan: Callable[[str], CodexPlan | PiPlan] | None = None
+    raw: bytes | None = None
+    reject: str | None = None
+    comment: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def base_rules(self) -> tuple[str, ...]:
+        if self.host == "codex":
+            return CODEX_RULES
+        if self.host == "pi":
+            return PI_RULES
+        return ("HST-1", "HST-2")
+
+
+def _codex(*steps: Any, **options: Any) -> Callable[[str], CodexPlan]:
+    return lambda era: CodexPlan(era=era, steps=tuple(steps), **options)
+
+
+def _pi(*steps: Any, **options: Any) -> Callable[[str], PiPlan]:
+    return lambda era: PiPlan(era=era, steps=tuple(steps), **options)
+
+
+def _fork_child(how: str, same_second: bool = False) -> Callable[[str], CodexPlan]:
+    """A thread that starts from a parent with two compactions and then compacts once."""
+
+    def plan(era: str) -> CodexPlan:
+        version = "0.111.0" if era == "C4" else None
+        parent = CodexPlan(era, (Turn(2, (MID,)), Manual(), Turn(1)), version=version, seed=7)
+        copy = Copy(parent, "subagent" if how == "subagent" else "fork", same_second)
+        steps = (Turn(1), Turn(2, (MID,))) if same_second else (Turn(2, (MID,)),)
+        return CodexPlan(era, steps, version=version, copy=copy, seed=8)
+
+    return plan
+
+
+def _fork_of_fork(era: str) -> CodexPlan:
+    grand = CodexPlan(era, (Turn(2, (MID,)),), version="0.111.0", seed=11)
+    parent = CodexPlan(era, (Turn(2, (REMOTE,)),), version="0.111.0", copy=Copy(grand), seed=12)
+    return CodexPlan(era, (Turn(2, (MID,)),), version="0.111.0", copy=Copy(parent), seed=13)
+
+
+def _pi_fork(era: str) -> PiPlan:
+    parent = PiPlan(era, (Exchange(2), PiCompact("manual"), Exchange(1)), seed=21)
+    return PiPlan(era, (Exchange(1), PiCompact("auto"), Exchange(1)), copy=PiCopy(parent), seed=22)
+
+
+def _pi_v1_branch(era: str) -> PiPlan:
+    steps = (Exchange(2), PiCompact(), Exchange(1), PiCompact(), Exchange(1))
+    parent = PiPlan("v1", steps, seed=31)
+    return PiPlan("v1", (Exchange(1), Exchange(2)), copy=PiCopy(parent), seed=32)
+
+
+def _pi_copy_only(era: str) -> PiPlan:
+    parent = PiPlan(era, (Exchange(2), PiCompact(), Exchange(1)), seed=41)
+    return PiPlan(era, (), copy=PiCopy(parent), seed=42)
+
+
+def _pi_migrated_copy(era: str) -> PiPlan:
+    parent = PiPlan("v1", (Exchange(2), PiCompact(), Exchange(1)), seed=51)
+    steps = (Exchange(1), PiCompact(), Exchange(1))
+    return PiPlan("v3", steps, copy=PiCopy(parent), migrated=True, seed=52)
+
+
+CLAUDE_LIKE = (
+    b'{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/project",'
+    b'"sessionId":"5b0f8a52-3f0e-4c55-9a43-2f3f4e1c9d10","version":"2.1.39","type":"user",'
+    b'"message":{"role":"user","content":"fix the parser"},'
+    b'"uuid":"0c4d2a8e-6f0b-4a7e-8f51-3b2c1d0e9f87","timestamp":"2026-02-10T09:00:00.000Z"}\n'
+    b'{"parentUuid":"0c4d2a8e-6f0b-4a7e-8f51-3b2c1d0e9f87","type":"system",'
+    b'"subtype":"compact_boundary","content":"Conversation compacted",'
+    b'"uuid":"7e1f0c3a-2b4d-4e6f-8a9b-0c1d2e3f4a5b","timestamp":"2026-02-10T09:30:00.000Z",'
+    b'"compactMetadata":{"trigger":"auto","preTokens":167000}}\n'
+)
+
+SCENARIOS: tuple[HostScenario, ...] = (
+    # -- Codex: one per era, local/remote, pre/mid/manual, companions --------------------
+    HostScenario(
+        "codex-local-pre-turn",
+        "codex",
+        ("C1",),
+        "a C1 rollout with one automatic local compaction before a user message; one reboot",
+        ("CDX-9", "RBT-2"),
+        ("codex-local", "codex-pre-turn"),
+        _codex(Turn(1), Turn(2, (PRE,)), Turn(1)),
+    ),
+    HostScenario(
+        "codex-no-compaction",
+        "codex",
+        ("C1",),
+        "a rollout of a CLI that records compactions, with none; no reboots",
+        ("RBT-5", "CDX-8"),
+        ("codex-no-compaction",),
+        _codex(Turn(2), Turn(1)),
+        comment="RBT-5: an era that records compactions and shows none counts 0, not unmeasurable.",
+    ),
+    HostScenario(
+        "codex-remote",
+        "codex",
+        ("C2",),
+        "a remote compaction (empty message, encrypted item) and a local one mid-turn; two reboots",
+        ("CDX-4", "CDX-9", "RBT-2"),
+        ("codex-remote", "codex-local", "codex-mid-turn"),
+        _codex(Turn(2, (REMOTE,)), Turn(3, (MID,))),
+    ),
+    HostScenario(
+        "codex-companions",
+        "codex",
+        ("C3",),
+        "C3 companions: context_compacted after each compacted line, one manual; two reboots",
+        ("CDX-4", "CDX-9", "RBT-2"),
+        ("codex-companions", "codex-manual", "codex-local", "codex-mid-turn"),
+        _codex(Turn(2, (MID,)), Manual(kind="remote"), Turn(1)),
+    ),
+    HostScenario(
+        "codex-companions-0104",
+        "codex",
+        ("C4",),
+        "0.104 order: compacted, context_compacted, turn_context; remote and local; two reboots",
+        ("CDX-4", "CDX-9", "RBT-2"),
+        ("codex-companions", "codex-remote", "codex-pre-turn", "codex-mid-turn"),
+        _codex(Turn(2, (REMOTE,)), Turn(1, (PRE,))),
+    ),
+    HostScenario(
+        "codex-companions-0111",
+        "codex",
+        ("C4",),
+        "0.111 order: compacted, turn_context, context_compacted mid-turn; a /compact; two reboots",
+        ("CDX-4", "CDX-9", "RBT-2"),
+        ("codex-companions", "codex-manual", "codex-mid-turn"),
+        _codex(Turn(2, (MID,)), Manual(), version="0.111.0"),
+    ),
+    HostScenario(
+        "codex-window-ids",
+        "codex",
+        ("C5",),
+        "C5: ordinals, window ids, item_completed; remote, manual and pre-turn; three reboots",
+        ("CDX-4", "CDX-9", "RBT-2"),
+        ("codex-ordinal", "codex-companions", "codex-remote", "codex-manual", "codex-pre-turn"),
+        _codex(Turn(2, (REMOTE,)), Manual(), Turn(1, (Compact("remote", "pre"),))),
+    ),
+    HostScenario(
+        "codex-third-party",
+        "codex",
+        ("C4",),
+        "an item_completed ContextCompaction and top-level compaction response_items; one reboot",
+        ("CDX-4", "RBT-2"),
+        ("codex-companions", "codex-third-party"),
+        _codex(Turn(2, (MID,)), ThirdParty(), Turn(1)),
+        comment="Only the compacted line counts; the other-tool records are companions (CDX-4).",
+    ),
+    # -- Codex: copies -------------------------------------------------------------------
+    HostScenario(
+        "codex-fork-copy",
+        "codex",
+        ("C2", "C4"),
+        "a fork copies its parent's two compactions, then compacts once itself; one reboot",
+        ("CDX-5", "RBT-3"),
+        ("codex-fork-copy", "codex-mid-turn"),
+        _fork_child("fork"),
+    ),
+    HostScenario(
+        "codex-subagent-copy",
+        "codex",
+        ("C3",),
+        "a subagent copies its parent's rollout and compacts once itself; one reboot",
+        ("CDX-5", "RBT-3"),
+        ("codex-subagent-copy", "codex-mid-turn"),
+        _fork_child("subagent"),
+    ),
+    HostScenario(
+        "codex-subagent-same-second",
+        "codex",
+        ("C4",),
+        "a subagent whose first own turn starts in the copy's second; one reboot",
+        ("CDX-5", "RBT-3"),
+        ("codex-subagent-copy", "codex-mid-turn"),
+        _fork_child("subagent", same_second=True),
+        comment="The first own turn has no compaction, so it does not matter on which side of "
+        "the copy a reader puts it; the later own compaction counts.",
+    ),
+    HostScenario(
+        "codex-subagent-ordinals",
+        "codex",
+        ("C5",),
+        "a C5 subagent: copied lines below subagent_history_start_ordinal; one reboot",
+        ("CDX-5", "RBT-3"),
+        ("codex-subagent-copy", "codex-ordinal"),
+        _fork_child("subagent"),
+    ),
+    HostScenario(
+        "codex-fork-base",
+        "codex",
+        ("C5",),
+        "a C5 fork with history_base copies nothing and compacts once; one reboot",
+        ("CDX-5", "RBT-3"),
+        ("codex-fork-base", "codex-ordinal"),
+        _fork_child("fork"),
+    ),
+    HostScenario(
+        "codex-fork-of-fork",
+        "codex",
+        ("C4",),
+        "a fork of a fork: the copy holds the grandparent's copy too; one reboot",
+        ("CDX-5", "RBT-3"),
+        ("codex-fork-copy", "codex-fork-of-fork"),
+        _fork_of_fork,
+    ),
+    # -- Codex: rollback, failure, resume ------------------------------------------------
+    HostScenario(
+        "codex-rollback",
+        "codex",
+        ("C4",),
+        "a compaction in a turn later rolled back stays in the file and counts; one reboot",
+        ("CDX-6", "RBT-4"),
+        ("codex-rollback", "codex-mid-turn"),
+        _codex(Turn(1), Turn(2, (MID,)), Rollback(1), Turn(1), version="0.111.0"),
+    ),
+    HostScenario(
+        "codex-failed-compaction",
+        "codex",
+        ("C4",),
+        "an interrupted /compact and a failed mid-turn compaction write nothing; no reboots",
+        ("CDX-9", "RBT-1"),
+        ("codex-failed-compaction", "codex-manual"),
+        _codex(
+            Turn(2, (Compact(done=False),), aborted=True),
+            Manual(done=False),
+            Turn(1),
+            version="0.111.0",
+        ),
+    ),
+    HostScenario(
+        "codex-resume",
+        "codex",
+        ("C4",),
+        "a resumed thread appends a compaction at its first turn; two reboots",
+        ("CDX-7", "CDX-9"),
+        ("codex-resume", "codex-pre-turn"),
+        _codex(Turn(2, (MID,)), Resume(), Turn(1, (PRE,)), Turn(1)),
+    ),
+    # -- Codex: C0 -----------------------------------------------------------------------
+    HostScenario(
+        "codex-legacy",
+        "codex",
+        ("C0",),
+        "a pre-envelope rollout (bare header, state lines) recorded no compaction: rejected",
+        ("CDX-8", "RBT-5", "ERR-14", "ERR-10"),
+        ("codex-unmeasurable", "codex-legacy", "rejection"),
+        _codex(Turn(2), Turn(1), legacy=True),
+        reject="E-UNMEASURABLE",
+    ),
+    HostScenario(
+        "codex-no-cli-version",
+        "codex",
+        ("C0",),
+        "an envelope rollout whose session_meta has no cli_version and no compacted: rejected",
+        ("CDX-8", "RBT-5", "ERR-14", "ERR-10"),
+        ("codex-unmeasurable", "rejection"),
+        _codex(Turn(2), Turn(1)),
+        reject="E-UNMEASURABLE",
+    ),
+    HostScenario(
+        "codex-old-cli-version",
+        "codex",
+        ("C0",),
+        "an envelope rollout of CLI 0.30.0, before compacted was recorded: rejected",
+        ("CDX-8", "RBT-5", "ERR-14", "ERR-10"),
+        ("codex-unmeasurable", "rejection"),
+        _codex(Turn(2), Turn(1), version="0.30.0"),
+        reject="E-UNMEASURABLE",
+    ),
+    # -- Codex: damage and bounds --------------------------------------------------------
+    HostScenario(
+        "codex-odd-payload",
+        "codex",
+        ("C4",),
+        "compacted records whose payload is a string or an array are not compactions; one reboot",
+        ("JSV-3",),
+        ("codex-odd-payload", "json-value-skip"),
+        _codex(Turn(2, (MID,)), OddCompacted(), Turn(1)),
+    ),
+    HostScenario(
+        "codex-huge-line",
+        "codex",
+        ("C4",),
+        "a compacted line with a long replacement_history; one reboot",
+        ("CDX-10", "JSV-4"),
+        ("codex-huge-line", "codex-mid-turn"),
+        _codex(Turn(2, (Compact(huge=True),)), Turn(1)),
+        comment="Real lines reach hundreds of MB: `python -m rebootspec.generators big-host`.",
+    ),
+    HostScenario(
+        "codex-torn-tail",
+        "codex",
+        ("C4",),
+        "a compacted line cut short at the end of the file is ignored; one reboot",
+        ("JSV-2",),
+        ("torn-tail", "codex-mid-turn"),
+        _codex(Turn(2, (MID,)), Turn(1), torn=True),
+    ),
+    HostScenario(
+        "codex-bad-line",
+        "codex",
+        ("C3",),
+        "a line that does not parse is skipped; the compaction after it counts; one reboot",
+        ("JSV-3",),
+        ("json-value-skip", "codex-mid-turn"),
+        _codex(Turn(1), Garbage(), Turn(2, (MID,))),
+    ),
+    HostScenario(
+        "codex-glued",
+        "codex",
+        ("C4",),
+        "a compacted record glued to the end of the previous line counts; one reboot",
+        ("JSV-1",),
+        ("glued-records", "codex-mid-turn"),
+        _codex(Turn(2, (Compact(glued=True),)), Turn(1)),
+    ),
+    HostScenario(
+        "codex-deep",
+        "codex",
+        ("C4",),
+        "a response_item nested 1100 levels deep: rejected at its line",
+        ("JSV-4", "ERR-8", "ERR-10", "CDX-10"),
+        ("hostile", "rejection"),
+        _codex(Turn(2, (MID,)), Deep()),
+        reject="E-LIMIT",
+    ),
+    # -- pi --------------------------------------------------------------------------------
+    HostScenario(
+        "pi-v1-compaction",
+        "pi",
+        ("v1",),
+        "a format 1 session (no ids, firstKeptEntryIndex) with one compaction; one reboot",
+        ("PIA-5",),
+        ("pi-v1",),
+        _pi(Exchange(2), PiCompact(), Exchange(1)),
+        comment="The header is stamped after the first entry (pi writes it with the buffered "
+        "entries) and names no source: nothing is inherited (PIA-5).",
+    ),
+    HostScenario(
+        "pi-v2-compaction",
+        "pi",
+        ("v2",),
+        "a format 2 session with one manual compaction and extension entries; one reboot",
+        ("PIA-4",),
+        ("pi-custom-entries",),
+        _pi(Exchange(2), PiCompact("manual"), Exchange(1), Extras()),
+    ),
+    HostScenario(
+        "pi-manual-and-auto",
+        "pi",
+        ("v3",),
+        "manual and automatic compactions look alike; a failed one writes nothing; two reboots",
+        ("RBT-1",),
+        ("pi-failed-compaction",),
+        _pi(
+            Exchange(2),
+            PiCompact("manual"),
+            Exchange(1, bash=True),
+            PiCompact("auto"),
+            Exchange(1),
+            PiCompact("auto", done=False),
+            Exchange(1),
+        ),
+    ),
+    HostScenario(
+        "pi-fork-copy",
+        "pi",
+        ("v2", "v3"),
+        "a fork copies its source's compaction verbatim, then compacts itself; one reboot",
+        ("PIA-5", "RBT-3"),
+        ("pi-fork-copy",),
+        _pi_fork,
+    ),
+    HostScenario(
+        "pi-v1-branch-copy",
+        "pi",
+        ("v1",),
+        "a format 1 branch copy (branchedFrom) holds two earlier compactions, none own; no reboots",
+        ("PIA-5", "RBT-3"),
+        ("pi-branch-copy", "pi-v1"),
+        _pi_v1_branch,
+    ),
+    HostScenario(
+        "pi-branch-copy-only",
+        "pi",
+        ("v3",),
+        "a 0.42 branch copy file holding only inherited entries; no reboots",
+        ("PIA-5", "RBT-3"),
+        ("pi-branch-copy",),
+        _pi_copy_only,
+    ),
+    HostScenario(
+        "pi-abandoned-branch",
+        "pi",
+        ("v2", "v3"),
+        "a compaction on a branch the user left in place still counts; two reboots",
+        ("PIA-6", "RBT-4", "PIA-4"),
+        ("pi-abandoned-branch", "pi-branch-summary"),
+        _pi(
+            Exchange(1),
+            Exchange(1),
+            PiCompact(),
+            Exchange(1),
+            Navigate(back=9),
+            Exchange(2),
+            PiCompact(),
+            Exchange(1),
+        ),
+    ),
+    HostScenario(
+        "pi-not-compactions",
+        "pi",
+        ("v3",),
+        "branch_summary, custom, label and session_info entries beside one compaction; one reboot",
+        ("PIA-4", "RBT-2", "PIA-6"),
+        ("pi-branch-summary", "pi-custom-entries"),
+        _pi(Exchange(1), Extras(), Exchange(1), Navigate(back=2), Exchange(1), PiCompact()),
+    ),
+    HostScenario(
+        "pi-from-hook",
+        "pi",
+        ("v3",),
+        "a compaction whose summary an extension wrote (fromHook: true); one reboot",
+        (),
+        ("pi-from-hook",),
+        _pi(Exchange(2), PiCompact(from_hook=True), Exchange(1)),
+    ),
+    HostScenario(
+        "pi-same-summary",
+        "pi",
+        ("v3",),
+        "two compactions with the same summary text are two; two reboots",
+        (),
+        ("pi-same-summary",),
+        _pi(
+            Exchange(1),
+            PiCompact(summary="## Goal\nsame summary"),
+            Exchange(1),
+            PiCompact(summary="## Goal\nsame summary"),
+            Exchange(1),
+        ),
+    ),
+    HostScenario(
+        "pi-glued",
+        "pi",
+        ("v1", "v3"),
+        "a compaction glued to the end of a message line counts; two reboots",
+        ("PIA-7",),
+        ("pi-glued", "glued-records"),
+        _pi(Exchange(2), PiCompact(), Exchange(1), PiCompact(glued=True), Exchange(1)),
+    ),
+    HostScenario(
+        "pi-torn-tail",
+        "pi",
+        ("v3",),
+        "a compaction entry cut short at the end of the file is ignored; one reboot",
+        ("JSV-2", "PIA-9"),
+        ("torn-tail",),
+        _pi(Exchange(2), PiCompact(), Exchange(1), torn=True),
+    ),
+    HostScenario(
+        "pi-bad-line",
+        "pi",
+        ("v2",),
+        "a line that does not parse is skipped, as pi's loader does; one reboot",
+        ("JSV-3", "PIA-9"),
+        ("json-value-skip",),
+        _pi(Exchange(1), PiGarbage(), Exchange(1), PiCompact(), Exchange(1)),
+    ),
+    HostScenario(
+        "pi-migrated",
+        "pi",
+        ("v3",),
+        "a format 1 session rewritten as format 3 (ids added, firstKeptEntryId); two reboots",
+        ("PIA-8",),
+        ("pi-migrated",),
+        _pi(Exchange(2), PiCompact(), Exchange(1), PiCompact(), Exchange(1), migrated=True),
+    ),
+    HostScenario(
+        "pi-migrated-branch-copy",
+        "pi",
+        ("v3",),
+        "a migrated format 1 branch copy keeps branchedFrom: the copy is inherited; one reboot",
+        ("PIA-8", "PIA-5", "RBT-3"),
+        ("pi-migrated", "pi-branch-copy"),
+        _pi_migrated_copy,
+    ),
+    HostScenario(
+        "pi-header-only",
+        "pi",
+        ("v1", "v3"),
+        "a session file holding only its header; no reboots",
+        ("PIA-9",),
+        ("pi-header-only",),
+        _pi(),
+    ),
+    HostScenario(
+        "pi-deep",
+        "pi",
+        ("v3",),
+        "a message nested 1100 levels deep: rejected at its line",
+        ("JSV-4", "ERR-8", "ERR-10"),
+        ("hostile", "rejection"),
+        _pi(Exchange(1), PiCompact(), Deep()),
+        reject="E-LIMIT",
+    ),
+    # -- no host -------------------------------------------------------------------------
+    HostScenario(
+        "unknown-host-claude",
+        None,
+        ("none",),
+        "a Claude Code transcript (type user, uuid) is of no known host: rejected",
+        ("HST-3", "HST-4", "ERR-13", "ERR-10"),
+        ("unknown-host", "rejection"),
+        raw=CLAUDE_LIKE,
+        reject="E-HOST",
+        comment="Its compact_boundary must not be counted by any reader of the known hosts.",
+    ),
+    HostScenario(
+        "unknown-host-object",
+        None,
+        ("none",),
+        "a JSON lines file whose first object has no kind, type or id: rejected",
+        ("HST-4", "ERR-13", "ERR-10"),
+        ("unknown-host", "rejection"),
+        raw=b'{"foo":1}\n{"type":"compacted","payload":{"message":"x"}}\n',
+        reject="E-HOST",
+    ),
+    HostScenario(
+        "empty-file",
+        None,
+        ("none",),
+        "an empty file is no host's: VS Code's rules reject it at line 0",
+        ("ERR-1", "ERR-10"),
+        ("rejection",),
+        raw=b"",
+        reject="E-EMPTY",
+    ),
+)
