@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .common import DEEP, Clock, deep_line, hex8, line, start, uuid, words
+from .common import DEEP, Clock, deep_line, hex8, line, start, uuid, uuid7, words
 from .plan import (
     CodexPlan,
     Compact,
@@ -106,7 +106,7 @@ class Rollout:
         self.records: list[dict[str, Any]] = []  # {"type", "payload"} as written, in order
         self.chunks: list[bytes] = []
         self.ordinal = 0
-        self.thread_id = uuid(self.rng)
+        self.thread_id = uuid7(self.rng, self.clock)
         self.turn_id = ""
         self.window = 0
         self.window_ids: list[str] = [uuid(self.rng)]
@@ -184,7 +184,7 @@ class Rollout:
     # -- turns -------------------------------------------------------------------------
 
     def task_started(self) -> None:
-        self.turn_id = uuid(self.rng)
+        self.turn_id = uuid7(self.rng, self.clock)
         payload: dict[str, Any] = {"type": "task_started"}
         if self.build.turn_ids:
             payload["turn_id"] = self.turn_id
@@ -386,6 +386,8 @@ def play(plan: CodexPlan, clock: Clock | None = None) -> Rollout:
         parent = play(plan.copy.parent)
         rollout.clock.now = parent.clock.now.replace(microsecond=100_000)
         rollout.clock.wait(90)  # the burst below stays inside one second (CDX-5 2)
+        # Codex mints the new thread's id when the fork is made, after every parent turn.
+        rollout.thread_id = uuid7(rollout.rng, rollout.clock)
     rollout.session_meta(plan.copy, parent)
     if plan.copy is not None and parent is not None:
         _copy(rollout, parent, plan.copy)

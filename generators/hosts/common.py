@@ -76,6 +76,17 @@ def uuid(rng: random.Random, version: int = 7) -> str:
     )
 
 
+def uuid7(rng: random.Random, clock: Clock) -> str:
+    """A UUIDv7 as Codex mints it: the first 48 bits are the clock's millisecond, the rest random.
+
+    Codex thread and turn ids are time-ordered this way, which is how a fork's own turns are
+    told from the turns it copied (CDX-5): the model must mint them from its clock, not at random.
+    """
+    stamp = f"{clock.epoch_ms():012x}"
+    tail = uuid(rng, 7)
+    return f"{stamp[:8]}-{stamp[8:12]}-{tail[14:]}"
+
+
 def hex8(rng: random.Random) -> str:
     """pi's entry id: 8 hex digits (`generateId` cuts a random UUID)."""
     return "".join(rng.choice("0123456789abcdef") for _ in range(8))
