@@ -100,7 +100,9 @@ def test_case_toml_names_the_host_right_after_the_title(case: HostCase) -> None:
     assert meta["provenance"].startswith(f"generator:{case.scenario.name}/")
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.expect["outcome"] == "count"], ids=str)
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.expect["outcome"] == "count"], ids=lambda c: c.key
+)
 def test_the_bytes_hold_what_the_plan_says(case: HostCase) -> None:
     """Without a copy, the primary records in the bytes are exactly the plan's own ones."""
     the_plan = plan(case)
@@ -120,7 +122,7 @@ def _codex_records(data: bytes) -> list[tuple[int, dict[str, Any]]]:
 @pytest.mark.parametrize(
     "case",
     [c for c in CASES if isinstance(plan(c), CodexPlan) and plan(c).copy],  # type: ignore[union-attr]
-    ids=str,
+    ids=lambda c: c.key,
 )
 def test_a_codex_copy_carries_the_marks_of_cdx_5(case: HostCase) -> None:
     """C1-C4: a second session_meta starts one burst within a second; the thread's own
@@ -148,7 +150,7 @@ def test_a_codex_copy_carries_the_marks_of_cdx_5(case: HostCase) -> None:
 
 
 @pytest.mark.parametrize(
-    "case", [c for c in CASES if isinstance(plan(c), PiPlan) and plan(c).copy], ids=str
+    "case", [c for c in CASES if isinstance(plan(c), PiPlan) and plan(c).copy], ids=lambda c: c.key
 )
 def test_a_pi_copy_keeps_earlier_time_stamps(case: HostCase) -> None:
     """PIA-5: copied entries precede the first entry not earlier than the header."""
@@ -180,7 +182,9 @@ def test_c0_rollouts_hold_no_compacted_record_and_the_right_first_line() -> None
             assert version is None or tuple(map(int, version.split("."))) < (0, 34, 0)
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.expect.get("error") == "E-LIMIT"], ids=str)
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.expect.get("error") == "E-LIMIT"], ids=lambda c: c.key
+)
 def test_the_deep_value_is_on_the_line_the_case_names(case: HostCase) -> None:
     line = case.data.split(b"\n")[case.expect["line"] - 1]
     assert b"[" * 1025 in line
