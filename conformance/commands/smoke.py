@@ -10,11 +10,12 @@ import argparse
 import sys
 
 from ..options import SMOKE_SETTINGS, OptionError, Settings, add_settings
+from ..runner.candidates import startable
 from ..runner.corpus import CorpusError, known_tags, load_corpus
 from ..runner.profiles import ProfileError, load_profile
 from ..runner.smoke import smoke
 from ..runner.snapshots import ExpectationSnapshots
-from .usage import UsageParser, usage_error
+from .usage import EXIT_USAGE, UsageParser, usage_error
 
 PROG = "rebootspec smoke"
 
@@ -41,6 +42,10 @@ def cli(argv: list[str]) -> int:
         cases = load_corpus(given.corpus())
     except (OptionError, CorpusError, ProfileError) as error:
         return usage_error(PROG, str(error))
+    problem = startable(candidate)
+    if problem is not None:  # as `run` does: one line before any case, exit 2
+        sys.stderr.write(f"error: {problem}\n")
+        return EXIT_USAGE
     ExpectationSnapshots.root = given.path("conformance_snapshots")
     text, ok = smoke(cases, candidate, reader, profile, timeout)
     sys.stdout.write(text)

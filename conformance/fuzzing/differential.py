@@ -28,7 +28,7 @@ from typing import TextIO
 
 from ..options import FUZZ_SETTINGS, OptionError, Settings, add_settings
 from ..runner.answers import AnswerReader
-from ..runner.candidates import Candidate
+from ..runner.candidates import Candidate, startable
 from ..runner.corpus import known_tags
 from ..runner.outcome import RunResult, Verdict, classify
 from .plans import FuzzCase, Played, compile_plan, fuzz_cases, play_case
@@ -312,6 +312,10 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
         return int(stop.code or 0) if stop.code in (0, None) else EXIT_USAGE
     except (argparse.ArgumentError, UsageError, OptionError) as error:
         err.write(f"usage error: {parser.prog}: {error} (try --help)\n")
+        return EXIT_USAGE
+    problem = startable(candidate)
+    if problem is not None:  # as `run` does: one line, no "divergence" for a typo
+        err.write(f"error: {problem}\n")
         return EXIT_USAGE
     # The settings taken from CONFORMANCE_* join the reproduce line, so it repeats this run
     # in a shell where those variables are not set.
