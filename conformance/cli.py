@@ -46,12 +46,12 @@ COMMANDS: dict[str, Command] = {
     ),
     "run": Command(
         "run the conformance suite against a candidate (pytest arguments work too)",
-        'rebootspec run --candidate "mytool count" --report-dir reports/',
+        'rebootspec run --candidate "./mytool count" --report-dir reports/',
         ".commands.run:run",
     ),
     "smoke": Command(
         "five easy cases: is the candidate's adapter wired right?",
-        'rebootspec smoke --candidate "mytool count"',
+        'rebootspec smoke --candidate "./mytool count"',
         ".commands.smoke:cli",
     ),
     "compare": Command(
@@ -61,7 +61,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "fuzz": Command(
         "random sessions until the candidate disagrees with the plan, shrunk",
-        'rebootspec fuzz --candidate "mytool count" --out found/',
+        'rebootspec fuzz --candidate "./mytool count" --out found/',
         ".fuzzing.differential:cli",
     ),
     "report": Command(

@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Five easy cases (a count, a Push, a phantom, a rejection, a legacy .json): "
         "exit 0 when the candidate gets all five right. Each option is also read from the "
         "CONFORMANCE_* variable shown, as for `rebootspec run`.",
-        epilog='example: rebootspec smoke --candidate "mytool count"',
+        epilog='example: rebootspec smoke --candidate "./mytool count"',
     )
     add_settings(parser.add_argument, SMOKE_SETTINGS)
     return parser
