@@ -14,7 +14,7 @@ from ..runner.candidates import startable
 from ..runner.corpus import CorpusError, known_tags, load_corpus
 from ..runner.profiles import ProfileError, load_profile
 from ..runner.smoke import smoke
-from ..runner.snapshots import ExpectationSnapshots
+from ..runner.snapshots import SnapshotFolder
 from .usage import EXIT_USAGE, UsageParser, usage_error
 
 PROG = "rebootspec smoke"
@@ -46,7 +46,7 @@ def cli(argv: list[str]) -> int:
     if problem is not None:  # as `run` does: one line before any case, exit 2
         sys.stderr.write(f"error: {problem}\n")
         return EXIT_USAGE
-    ExpectationSnapshots.root = given.path("conformance_snapshots")
+    SnapshotFolder.root = given.path("conformance_snapshots")
     text, ok = smoke(cases, candidate, reader, profile, timeout)
     sys.stdout.write(text)
     return 0 if ok else 1

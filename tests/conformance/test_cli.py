@@ -128,3 +128,31 @@ def test_pytests_other_usage_errors_use_the_names_rebootspec_run_takes(tmp_path:
     assert done.stderr == (
         "usage error: rebootspec run: argument --corpus: expected one argument (try --help)\n"
     )
+
+
+# What only other subcommands need: the runner's, the reports', fuzzing's and the tests'.
+HEAVY = ("pytest", "_pytest", "syrupy", "jinja2", "hypothesis", "psutil", "jsonschema")
+LOADED = f"""
+import sys
+from rebootspec.conformance.cli import main
+code = main(sys.argv[1:])
+print("loaded:", *sorted({{name.split(".")[0] for name in sys.modules}} & {set(HEAVY)!r}),
+      file=sys.stderr)
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("argv", [["count", "S"], ["explain", "S"], ["version"], ["--help"]])
+def test_the_quick_subcommands_load_nothing_they_do_not_need(
+    argv: list[str], tmp_path: Path
+) -> None:
+    """`rebootspec count` is run once per session by scripts and once per case by a subprocess
+    candidate: it must not pay for pytest, syrupy, jinja2, Hypothesis or psutil."""
+    session = tmp_path / "s.jsonl"
+    session.write_bytes(b'{"kind":0,"v":{"version":3,"requests":[]}}\n')
+    args = [str(session) if a == "S" else a for a in argv]
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == "loaded:"  # none of HEAVY
