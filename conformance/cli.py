@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import importlib
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """A subcommand: what it does, an example, and the `module:function` that runs it.
 
     The function takes the arguments after the subcommand and returns the exit code; it is
-    imported only when its subcommand runs, so `rebootspec count` never loads pytest.
+    imported only when its subcommand runs, so `rebootspec count` never loads pytest. (A
+    NamedTuple, not a dataclass: this module is on the path of every `rebootspec count`.)
     """
 
     summary: str
