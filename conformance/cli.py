@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import importlib
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """A subcommand: what it does, an example, and the `module:function` that runs it.
 
     The function takes the arguments after the subcommand and returns the exit code; it is
-    imported only when its subcommand runs, so `rebootspec count` never loads pytest.
+    imported only when its subcommand runs, so `rebootspec count` never loads pytest. (A
+    NamedTuple, not a dataclass: this module is on the path of every `rebootspec count`.)
     """
 
     summary: str
@@ -46,12 +46,12 @@ COMMANDS: dict[str, Command] = {
     ),
     "run": Command(
         "run the conformance suite against a candidate (pytest arguments work too)",
-        'rebootspec run --candidate "mytool count" --report-dir reports/',
+        'rebootspec run --candidate "./mytool count" --report-dir reports/',
         ".commands.run:run",
     ),
     "smoke": Command(
         "five easy cases: is the candidate's adapter wired right?",
-        'rebootspec smoke --candidate "mytool count"',
+        'rebootspec smoke --candidate "./mytool count"',
         ".commands.smoke:cli",
     ),
     "compare": Command(
@@ -61,7 +61,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "fuzz": Command(
         "random sessions until the candidate disagrees with the plan, shrunk",
-        'rebootspec fuzz --candidate "mytool count" --out found/',
+        'rebootspec fuzz --candidate "./mytool count" --out found/',
         ".fuzzing.differential:cli",
     ),
     "report": Command(

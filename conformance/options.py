@@ -74,7 +74,10 @@ SETTINGS: dict[str, Setting] = {
             "candidate",
             "CONFORMANCE_CANDIDATE",
             'the candidate: a command ("{path}" is replaced by the input, else it is appended), '
-            f"or a preset ({known_presets()}); default: the bundled reference, in process",
+            f"or a preset ({known_presets()}); default: the bundled reference, in process. "
+            "Relative paths are taken from the folder you run this in: the program when it has "
+            "a slash (./mytool, bin/mytool; a bare name is looked up on PATH), each argument "
+            "that names an existing file or folder (mytool.js), a preset's PATH",
             metavar="CMD",
         ),
         Setting(

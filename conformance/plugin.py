@@ -36,7 +36,7 @@ from .runner.divergences import Divergence, DivergenceError, load_divergences
 from .runner.integrity import changes, combined, digest_tree
 from .runner.profiles import Profile, ProfileError, claimed_profile, load_profile
 from .runner.records import Record, check_case
-from .runner.snapshots import ExpectationSnapshots, read_expectation, snapshot_root
+from .runner.snapshots import SnapshotFolder, read_expectation, snapshot_root
 
 WORKER_KEY = "conformance_records"
 DIGEST_KEY = "conformance_digest"
@@ -247,11 +247,13 @@ def pytest_configure(config: pytest.Config) -> None:
             str(SUITE_DIR) if Path(a).resolve() == PACKAGE_DIR else a for a in config.args
         ]
     snapshots = settings(config).path("conformance_snapshots")
-    ExpectationSnapshots.root = snapshots.resolve() if snapshots else None
+    SnapshotFolder.root = snapshots.resolve() if snapshots else None
     # Every snapshot of this suite is an expectation: with syrupy's default (amber) extension
     # also registered, `--snapshot-update` with another snapshot folder would count the real
     # snapshots as unknown files of the default folder and delete them.
-    config.option.default_extension = "rebootspec.conformance.runner.snapshots.ExpectationSnapshots"
+    config.option.default_extension = (
+        "rebootspec.conformance.runner.syrupy_extension.ExpectationSnapshots"
+    )
     # Never let syrupy prune: a run over part of the corpus (`-k`, node IDs) collects only some
     # expectations, and syrupy would delete every snapshot it did not see. Stale snapshots are
     # removed by test_expectations.py, and only on a run over the whole default corpus.

@@ -1,21 +1,51 @@
 """argparse for the generator's command lines: a usage error is one line and exit 2.
 
 The generator may not import the reference (whose command line has the same rule), so it keeps
-its own small parser; the message reads like every other rebootspec usage error.
+its own small parser; the message reads like every other rebootspec usage error. An option
+nobody knows is named with the nearest real one (`unknown_words`, also used by the conformance
+commands), since a typo is the most common usage error and the fix is one word away.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
+from collections.abc import Iterable
 from typing import NoReturn
 
 EXIT_USAGE = 2
+
+# argparse's own wording for words that no option or positional took.
+UNRECOGNIZED = "unrecognized arguments: "
+
+
+def unknown_words(words: list[str], known: Iterable[str]) -> str:
+    """What was typed wrong, in one phrase: the first unknown option and the nearest known one
+    (difflib), or the first unexpected word. `words` are argparse's leftovers, in order."""
+    for word in words:
+        if word.startswith("-") and word != "-":
+            name = word.partition("=")[0]
+            near = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
+            return f"unknown option {name}" + (f"; did you mean {near[0]}?" if near else "")
+    return f"unexpected argument {words[0]!r}" if words else "unexpected arguments"
+
+
+def option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    """Every option string a parser accepts (`--candidate`, `-h`...)."""
+    return [name for action in parser._actions for name in action.option_strings]
+
+
+def plain_message(parser: argparse.ArgumentParser, message: str) -> str:
+    """argparse's error message, with unknown words named as `unknown_words` does."""
+    if message.startswith(UNRECOGNIZED):
+        return unknown_words(message[len(UNRECOGNIZED) :].split(" "), option_strings(parser))
+    return message
 
 
 class UsageParser(argparse.ArgumentParser):
     """An argument parser whose usage error is one line on stderr and exit 2, no usage dump."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"usage error: {message} (try --help)\n")
+        sys.stderr.write(f"usage error: {self.prog}: {plain_message(self, message)} (try --help)\n")
         raise SystemExit(EXIT_USAGE)

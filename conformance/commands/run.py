@@ -2,17 +2,18 @@
 
 The run is isolated from the folder it is started in: its own ini file (`suite/pytest.ini`),
 its own rootdir, no cache written into the installed package. Every pytest option still works
-(`-k K7QX`, `-m "not hostile"`, `-n auto`, `--junitxml`), so there is only one runner.
+(`-k K7QX`, `-m "not hostile"`, `-n auto`, `--junitxml`), so there is only one runner. pytest is
+imported only here, when the suite runs (`rebootspec count` never pays for it).
 """
 
 from __future__ import annotations
 
 import sys
 
-import pytest
-
 from .. import SUITE_DIR
-from .usage import EXIT_USAGE
+from .usage import EXIT_USAGE, usage_error
+
+PROG = "rebootspec run"
 
 HELP = """\
 usage: rebootspec run [--candidate CMD] [conformance options] [pytest options]
@@ -25,8 +26,8 @@ wins; `rebootspec smoke` and `rebootspec fuzz` read the same variables):
 {options}
 
 examples:
-  rebootspec run --candidate "mytool count" --report-dir reports/
-  rebootspec run --candidate "mytool count" -k "phantom and not hostile"
+  rebootspec run --candidate "./mytool count" --report-dir reports/
+  rebootspec run --candidate "./mytool count" -k "phantom and not hostile"
   rebootspec run --corpus my-cases/ --snapshot-update     # never deletes other snapshots
 """
 
@@ -51,7 +52,13 @@ def run(argv: list[str]) -> int:
 
         sys.stdout.write(HELP.format(options=describe_options()))
         return 0
-    from ..options import pytest_argv
+    import pytest
 
-    code = int(pytest.main(suite_args(pytest_argv(argv))))
+    from ..options import pytest_argv
+    from .pytest_usage import CommandLineError, OwnUsageErrors
+
+    try:
+        code = int(pytest.main(suite_args(pytest_argv(argv)), plugins=[OwnUsageErrors()]))
+    except CommandLineError as error:
+        return usage_error(PROG, str(error))
     return EXIT_USAGE if code == pytest.ExitCode.USAGE_ERROR else code

@@ -10,11 +10,12 @@ import argparse
 import sys
 
 from ..options import SMOKE_SETTINGS, OptionError, Settings, add_settings
+from ..runner.candidates import startable
 from ..runner.corpus import CorpusError, known_hosts, known_tags, load_corpus
 from ..runner.profiles import ProfileError, claimed_profile, load_profile
 from ..runner.smoke import smoke
-from ..runner.snapshots import ExpectationSnapshots
-from .usage import UsageParser, usage_error
+from ..runner.snapshots import SnapshotFolder
+from .usage import EXIT_USAGE, UsageParser, usage_error
 
 PROG = "rebootspec smoke"
 
@@ -25,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Five easy cases (a count, a Push, a phantom, a rejection, a legacy .json): "
         "exit 0 when the candidate gets all five right. Each option is also read from the "
         "CONFORMANCE_* variable shown, as for `rebootspec run`.",
-        epilog='example: rebootspec smoke --candidate "mytool count"',
+        epilog='example: rebootspec smoke --candidate "./mytool count"',
     )
     add_settings(parser.add_argument, SMOKE_SETTINGS)
     return parser
@@ -46,7 +47,11 @@ def cli(argv: list[str]) -> int:
         cases = load_corpus(given.corpus())
     except (OptionError, CorpusError, ProfileError) as error:
         return usage_error(PROG, str(error))
-    ExpectationSnapshots.root = given.path("conformance_snapshots")
+    problem = startable(candidate)
+    if problem is not None:  # as `run` does: one line before any case, exit 2
+        sys.stderr.write(f"error: {problem}\n")
+        return EXIT_USAGE
+    SnapshotFolder.root = given.path("conformance_snapshots")
     text, ok = smoke(cases, candidate, reader, profile, timeout)
     sys.stdout.write(text)
     return 0 if ok else 1

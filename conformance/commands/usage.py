@@ -1,20 +1,16 @@
-"""argparse whose usage errors read like the rest of rebootspec: one line, exit 2."""
+"""Usage errors that read like the rest of rebootspec: one line on stderr, exit 2.
+
+The parser is the corpus tools' (`generators.usage.UsageParser`), so every subcommand words a
+usage error, and names an option typo with the nearest real option, the same way.
+"""
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import NoReturn
 
-EXIT_USAGE = 2
+from ...generators.usage import EXIT_USAGE, UsageParser, unknown_words
 
-
-class UsageParser(argparse.ArgumentParser):
-    """An argument parser that reports a usage error as one line and exits 2."""
-
-    def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"usage error: {self.prog}: {message} (try --help)\n")
-        raise SystemExit(EXIT_USAGE)
+__all__ = ["EXIT_USAGE", "UsageParser", "unknown_words", "usage_error"]
 
 
 def usage_error(prog: str, message: str) -> int:

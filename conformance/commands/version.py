@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .. import DEFAULT_CORPUS
-from ..reports.report import suite_version
 from ..runner.corpus import spec_version
 from ..runner.integrity import combined, digest_tree
+from ..versions import suite_version
 from .usage import UsageParser
 
 

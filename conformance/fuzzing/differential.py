@@ -26,9 +26,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
+from ...generators.usage import UsageParser
 from ..options import FUZZ_SETTINGS, OptionError, Settings, add_settings
 from ..runner.answers import AnswerReader
-from ..runner.candidates import Candidate
+from ..runner.candidates import Candidate, startable
 from ..runner.corpus import known_tags
 from ..runner.outcome import RunResult, Verdict, classify
 from .plans import FuzzCase, Played, compile_plan, fuzz_cases, play_case
@@ -232,13 +233,12 @@ def _only_divergences(error: BaseException) -> bool:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = UsageParser(
         prog="rebootspec fuzz",
         description="Run a candidate on random sessions; shrink the first disagreement to a "
         "minimal plan and write it as a new fixture folder plus an explanation. The candidate's "
         "options are also read from the CONFORMANCE_* variable shown, as for `rebootspec run`.",
-        epilog='example: rebootspec fuzz --candidate "mytool count" --out found/',
-        exit_on_error=False,
+        epilog='example: rebootspec fuzz --candidate "./mytool count" --out found/',
     )
     add_settings(parser.add_argument, FUZZ_SETTINGS)
     parser.add_argument("--out", type=Path, required=True, help="write the fixture folder here")
@@ -308,10 +308,14 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
         candidate = given.candidate(given.isolation())
         reader = given.reader(candidate)
         case_timeout = given.case_timeout()
-    except SystemExit as stop:  # --help, or argparse's own usage error
+    except SystemExit as stop:  # --help, or a usage error UsageParser has printed
         return int(stop.code or 0) if stop.code in (0, None) else EXIT_USAGE
     except (argparse.ArgumentError, UsageError, OptionError) as error:
         err.write(f"usage error: {parser.prog}: {error} (try --help)\n")
+        return EXIT_USAGE
+    problem = startable(candidate)
+    if problem is not None:  # as `run` does: one line, no "divergence" for a typo
+        err.write(f"error: {problem}\n")
         return EXIT_USAGE
     # The settings taken from CONFORMANCE_* join the reproduce line, so it repeats this run
     # in a shell where those variables are not set.

@@ -9,37 +9,26 @@ from __future__ import annotations
 import platform
 import re
 import sys
-import tomllib
 from collections import Counter
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
 import orjson
 
 from ..runner.corpus import known_tags, spec_version
 from ..runner.outcome import GATE_FAILURES, PROTOCOL_VERSION, Gate, Outcome
-from ..runner.records import Record
+from ..versions import suite_version
+
+if TYPE_CHECKING:  # the renderer and the records are loaded only when a report is made
+    import jinja2
+
+    from ..runner.records import Record
 
 REPORT_FORMAT = 2  # spec/report.schema.json describes this format
 # The report's columns and gate totals, in the enums' order, as the plain words JSON holds.
 COLUMNS: tuple[str, ...] = tuple(str(outcome) for outcome in Outcome)
 GATES: tuple[str, ...] = tuple(str(gate) for gate in Gate)
-
-
-def suite_version() -> str:
-    """The rebootspec version: installed metadata, else pyproject.toml of the checkout."""
-    try:
-        return metadata.version("rebootspec")
-    except metadata.PackageNotFoundError:
-        pass
-    try:
-        with (Path(__file__).resolve().parents[2] / "pyproject.toml").open("rb") as handle:
-            return str(tomllib.load(handle)["project"]["version"])
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return "unknown"
 
 
 def header(
@@ -197,6 +186,8 @@ def show_phantoms(info: dict[str, Any] | None) -> str:
 
 
 def _environment() -> jinja2.Environment:
+    import jinja2
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"),
         autoescape=jinja2.select_autoescape(["html.j2"]),

@@ -158,7 +158,9 @@ class CommandCandidate:
     isolation: Isolation = field(default_factory=Isolation)
 
     @classmethod
-    def parse(cls, command: str) -> CommandCandidate:
+    def parse(cls, command: str, base: Path | None = None) -> CommandCandidate:
+        """Split `command` (no shell) and anchor its relative paths at `base` (default: the
+        folder rebootspec was started in), see `anchored`."""
         try:
             argv = tuple(shlex.split(command))
         except ValueError as error:
@@ -167,7 +169,7 @@ class CommandCandidate:
             ) from None
         if not argv or not argv[0]:
             raise CandidateError("the candidate command is empty")
-        return cls(argv)
+        return cls(anchored(argv, Path.cwd() if base is None else base))
 
     def describe(self) -> list[str]:
         return list(self.argv)
@@ -224,6 +226,37 @@ class ReferenceCandidate:
                 duration=time.monotonic() - started,
             )
             return without_workdir(result, workdir)
+
+
+def _has_separator(word: str) -> bool:
+    return os.sep in word or bool(os.altsep and os.altsep in word)
+
+
+def anchored(argv: Sequence[str], base: Path) -> tuple[str, ...]:
+    """`argv` with its relative paths made absolute against `base`, the user's folder.
+
+    Every case runs in a fresh empty folder, so `./mytool` or `node mytool.js` would name
+    nothing there; they are resolved once, here, before any case folder exists:
+
+    - the program, when it is a relative path (`./mytool`, `bin/mytool`); a bare name
+      (`mytool`) is left to the PATH lookup, as a shell does;
+    - each argument that is not an option (no leading `-`), holds no `{path}`, and names an
+      existing file or folder relative to `base` (`mytool.js`, `conf/rules.toml`).
+
+    `os.path.abspath`, not `resolve`: a symbolic link keeps its name (a multi-call program
+    looks at the name it was called by).
+    """
+    words = list(argv)
+    program = words[0]
+    if _has_separator(program) and not os.path.isabs(program):
+        words[0] = os.path.abspath(os.path.join(base, program))
+    for index in range(1, len(words)):
+        word = words[index]
+        if not word or word.startswith("-") or "{path}" in word or os.path.isabs(word):
+            continue
+        if os.path.exists(os.path.join(base, word)):
+            words[index] = os.path.abspath(os.path.join(base, word))
+    return tuple(words)
 
 
 def without_workdir(result: RunResult, workdir: Path) -> RunResult:

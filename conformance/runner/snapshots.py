@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from syrupy.extensions.json import JSONSnapshotExtension
-from syrupy.location import PyTestLocation
 
 from .. import DEFAULT_SNAPSHOTS
 
@@ -22,24 +20,20 @@ EXPECTATION_MODULE = "test_expectations"
 EXPECTATION_TEST = "test_expectation"
 
 
-class ExpectationSnapshots(JSONSnapshotExtension):
-    """JSON snapshots in `conformance/__snapshots__/test_expectations/`, or under `root` if set.
+class SnapshotFolder:
+    """Where the snapshots are: the bundled ones, or `root` when set.
 
-    The root is a class setting because syrupy asks the class, not an instance; the plugin sets
-    it once per process from `--conformance-snapshots` (tests use it with temporary corpora).
+    A class setting, set once per process from `--conformance-snapshots` by the plugin or by
+    `smoke` (tests use it with temporary corpora). Reading needs nothing but the files; syrupy's
+    extension, which writes them under `--snapshot-update`, is `runner/syrupy_extension.py`
+    and honours the same setting, so `smoke` never loads pytest or syrupy.
     """
 
     root: Path | None = None
 
-    @classmethod
-    def dirname(cls, *, test_location: PyTestLocation) -> str:
-        if cls.root is None:
-            return super().dirname(test_location=test_location)
-        return str(cls.root / test_location.basename)
-
 
 def snapshot_root() -> Path:
-    return ExpectationSnapshots.root or DEFAULT_SNAPSHOTS
+    return SnapshotFolder.root or DEFAULT_SNAPSHOTS
 
 
 def snapshot_path(case_id: str) -> Path:

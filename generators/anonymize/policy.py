@@ -14,7 +14,12 @@ Kept, because a counter's answer depends on it or it is schema, not content:
   that writes them, never typed by a person;
 - the empty string (an empty summary is a failed one, SUM-3);
 - the command word of a `/compact ...` message (MRK-4) and the stem and trailing `...` of an
-  in-progress text with a percentage (MRK-2); the rest of such a string is replaced.
+  in-progress text with a percentage (MRK-2); the rest of such a string is replaced;
+- VS Code's truncation text (UNC-8): a string that is exactly
+  `[VS Code: value truncated for persistence; original N chars]` or `...; entry exceeded size
+  budget]` stays whole (VS Code wrote it in place of the user's text, which is gone; the
+  reference warns `W-TRUNCATED` on it and compares it as stored, SUM-8), and any other string
+  that starts with the marker keeps the marker and has the rest replaced.
 Everything else is replaced by a pseudonym.
 """
 
@@ -337,6 +342,11 @@ KNOWN_KINDS = frozenset(
     ]
 )
 _ELLIPSIS = "..."
+# UNC-8: what VS Code writes instead of a string too large to persist (objectMutationLog.ts).
+TRUNCATION_PREFIX = "[VS Code: value truncated for persistence;"
+_TRUNCATION_TEXT = re.compile(
+    re.escape(TRUNCATION_PREFIX) + r" (?:original [0-9]+ chars|entry exceeded size budget)\]\Z"
+)
 
 
 def strings_of(value: Any) -> set[str]:
@@ -389,7 +399,7 @@ class Policy:
 
         `direct` says the string is the member's own value, not an item of an array under it.
         """
-        if not text or text in self.vocabulary:
+        if not text or text in self.vocabulary or _TRUNCATION_TEXT.match(text):
             return True
         if key == "kind":
             return direct and text in KNOWN_KINDS
@@ -398,7 +408,10 @@ class Policy:
         return direct and key is not None and text in ENUM_VALUES.get(key, ())
 
     def split(self, text: str) -> Split | None:
-        """The `/compact` and in-progress prefix rules: what to keep around the replaced part."""
+        """The `/compact`, in-progress and truncation prefix rules: what to keep around the
+        replaced part."""
+        if text.startswith(TRUNCATION_PREFIX):  # not VS Code's exact text: keep the marker only
+            return Split(TRUNCATION_PREFIX, text[len(TRUNCATION_PREFIX) :], "")
         match = self._command.match(text)
         if match is not None:  # "/compact", whitespace, then what to replace (maybe nothing)
             return Split(text[: match.start(2)], match.group(2), "")

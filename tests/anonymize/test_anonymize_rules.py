@@ -273,3 +273,45 @@ def test_pseudonyms_never_collide_even_when_short() -> None:
     assert "A" not in fakes
     assert [names.of(text) for text in originals] == fakes
     assert all(len(fake) >= 1 for fake in fakes)
+
+
+# UNC-8: VS Code's text in place of a string too large to persist (not a person's text).
+CUT = "[VS Code: value truncated for persistence; original 90000 chars]"
+BUDGET = "[VS Code: value truncated for persistence; entry exceeded size budget]"
+
+
+def truncated_session(first: str, second: str) -> bytes:
+    """Two requests whose summaries VS Code truncated: two different stored texts, so two
+    reboots (CNT-2), each with a W-TRUNCATED warning (UNC-8)."""
+    requests = [
+        {"requestId": f"r{n}", "message": {"text": f"private question {n}"}, "response": [],
+         "result": {"metadata": {"summaries": [{"text": text}]}}}
+        for n, text in enumerate((first, second))
+    ]  # fmt: skip
+    return orjson.dumps({"kind": 0, "v": {"version": 3, "requests": requests}}) + b"\n"
+
+
+@pytest.mark.parametrize("text", [CUT, BUDGET])
+def test_vs_codes_truncation_text_stays_whole(text: str) -> None:
+    out = anon(HEAD + orjson.dumps({"kind": 1, "k": ["a"], "v": text}) + b"\n")
+    assert last_value(out) == text
+
+
+def test_text_after_the_truncation_marker_is_replaced_and_the_marker_kept() -> None:
+    text = "[VS Code: value truncated for persistence; ana's payroll notes]"
+    value = last_value(anon(HEAD + orjson.dumps({"kind": 1, "k": ["a"], "v": text}) + b"\n"))
+    assert isinstance(value, str) and len(value) == len(text)
+    assert value.startswith("[VS Code: value truncated for persistence;")
+    assert "payroll" not in value and "ana" not in value
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [(CUT, BUDGET), (CUT, "[VS Code: value truncated for persistence; original 12 chars]")],
+)
+def test_a_truncated_session_keeps_its_count_and_its_warnings(first: str, second: str) -> None:
+    data = truncated_session(first, second)
+    result = count_state(replay_bytes(anon(data)).state)
+    assert result.reboots == 2
+    assert [n.code for n in result.notices if n.code == "W-TRUNCATED"] == ["W-TRUNCATED"] * 2
+    assert b"private question" not in anon(data)

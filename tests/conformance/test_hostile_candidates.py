@@ -72,7 +72,7 @@ def test_cheats_pass_no_more_than_an_always_wrong_candidate(
     from rebootspec.conformance.runner.corpus import load_corpus
     from rebootspec.conformance.runner.profiles import load_profile
     from rebootspec.conformance.runner.records import check_case
-    from rebootspec.conformance.runner.snapshots import ExpectationSnapshots, read_expectation
+    from rebootspec.conformance.runner.snapshots import SnapshotFolder, read_expectation
 
     root, snaps, ids = corpus(tmp_path)
     monkeypatch.chdir(tmp_path)  # fixtures/ and snaps/ are reachable by a relative path here
@@ -87,7 +87,7 @@ def test_cheats_pass_no_more_than_an_always_wrong_candidate(
         cwd=tmp_path, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert json.loads(by_path.stdout) == {"reboots": 2}
-    monkeypatch.setattr(ExpectationSnapshots, "root", snaps)
+    monkeypatch.setattr(SnapshotFolder, "root", snaps)
     profile = load_profile(None, [])
     scores = {}
     for mode in ("wrong", "cheat"):

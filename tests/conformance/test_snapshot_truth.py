@@ -16,21 +16,21 @@ from cf_runner import corpus
 
 from rebootspec.conformance import DEFAULT_CORPUS, DEFAULT_SNAPSHOTS
 from rebootspec.conformance.runner.corpus import load_corpus
-from rebootspec.conformance.runner.snapshots import ExpectationSnapshots, drift
+from rebootspec.conformance.runner.snapshots import SnapshotFolder, drift
 
 
 @pytest.fixture
 def snapshots_at() -> Iterator[None]:
     yield
-    ExpectationSnapshots.root = None
+    SnapshotFolder.root = None
 
 
 def test_the_committed_snapshots_agree_with_case_toml() -> None:
-    ExpectationSnapshots.root = DEFAULT_SNAPSHOTS
+    SnapshotFolder.root = DEFAULT_SNAPSHOTS
     try:
         found = drift(load_corpus(DEFAULT_CORPUS))
     finally:
-        ExpectationSnapshots.root = None
+        SnapshotFolder.root = None
     assert found == {"stale": [], "unpinned": [], "mismatch": []}, (
         f"{found}: review case.toml, then run "
         "`rebootspec run --snapshot-update` and review the diff"
@@ -47,7 +47,7 @@ def test_drift_names_a_mismatch_a_stale_snapshot_and_an_unpinned_case(
     )
     (folder / "test_expectation[ZZZZ].json").write_text('{"outcome": "reject"}', encoding="utf-8")
     (folder / f"test_expectation[{ids['push']}].json").unlink()
-    ExpectationSnapshots.root = snaps
+    SnapshotFolder.root = snaps
     assert drift(load_corpus(root)) == {
         "stale": ["ZZZZ"],
         "unpinned": [ids["push"]],

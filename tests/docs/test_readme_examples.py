@@ -1,7 +1,8 @@
 """Every shell example of README.md runs, as a reader would type it, and does what it says.
 
-The examples name a user's counter (`mytool count`), a session file and release paths; the
-test supplies each of those (a `mytool` on PATH that is the reference, a real session from the
+The examples name a user's counter (`./mytool count`), a session file and release paths; the
+test supplies each of those (a `mytool` in the reader's folder that is the reference, not on
+PATH, so a relative candidate must be found where the reader typed it; a real session from the
 corpus, release folders) and a five-case corpus through `CONFORMANCE_CORPUS`, the variable every
 subcommand reads, so the whole README runs in seconds. Lines that install things or run tox
 are run by CI itself (`.ci/run`) or by `tox -e install`; they are listed in SKIPPED with the
@@ -30,7 +31,7 @@ SKIPPED = {
     "python -m pip install tox && tox -e conformance": "CI's own command (.ci/run runs tox)",
     "python -m pip install tox && tox": "CI's own command (.ci/run)",
     "pip install dist/rebootspec-*.whl": "tox -e install installs the wheel in a fresh venv",
-    'pipx run --spec dist/rebootspec-*.whl rebootspec run --candidate "mytool count"': (
+    'pipx run --spec dist/rebootspec-*.whl rebootspec run --candidate "./mytool count"': (
         "tox -e install runs the installed wheel; pipx itself is not a dependency"
     ),
     'rebootspec run --candidate "qhoami:/path/to/qhoami"': (
@@ -41,8 +42,8 @@ SKIPPED = {
 # Placeholders of the README -> what the reader would have in their place.
 SUBSTITUTIONS = {
     "path/to/<sessionId>.jsonl": "sessions/1b2c.jsonl",
-    "/opt/mytool-1.3/bin/mytool": "mytool",
-    "/opt/mytool-1.4/bin/mytool": "mytool",
+    "/opt/mytool-1.3/bin/mytool": "./mytool",
+    "/opt/mytool-1.4/bin/mytool": "./mytool",
     "--budget 20": "--budget 5 --examples 10",
 }
 
@@ -66,9 +67,7 @@ def commands(block: str) -> list[str]:
 @pytest.fixture(scope="module")
 def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     home = tmp_path_factory.mktemp("reader")
-    bin_dir = home / "bin"
-    bin_dir.mkdir()
-    mytool = bin_dir / "mytool"
+    mytool = home / "mytool"
     mytool.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m rebootspec.reference "$@"\n')
     mytool.chmod(mytool.stat().st_mode | stat.S_IXUSR)
     (home / "sessions").mkdir()
@@ -79,7 +78,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     scripts = Path(sys.executable).parent
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("CONFORMANCE_")},
-        "PATH": os.pathsep.join([str(bin_dir), str(scripts), os.environ.get("PATH", "")]),
+        "PATH": os.pathsep.join([str(scripts), os.environ.get("PATH", "")]),
         "CONFORMANCE_CORPUS": str(corpus),
     }
     return home, env
