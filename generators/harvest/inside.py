@@ -74,9 +74,7 @@ def main(argv: list[str]) -> int:
             threads=threads,
             notes=outcome.notes,
             summaries=server.summaries(),
-            failed_summaries=sum(
-                1 for e in server.entries if e.classification == "summary-failed"
-            ),
+            failed_summaries=sum(1 for e in server.entries if e.classification == "summary-failed"),
             requests=len(server.entries),
         )
         code = 0

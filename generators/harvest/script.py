@@ -30,6 +30,7 @@ SUMMARY_MARKERS = (
     "CONTEXT CHECKPOINT COMPACTION",  # Codex, local compaction (0.80 and later)
     "You have exceeded the maximum number of tokens",  # Codex 0.40-era compaction prompt
     "context summarization assistant",  # pi
+    "You are a summarization assistant. A conversation follows",  # Codex 0.34 and earlier
 )
 SMALL_USAGE = 1000
 SUMMARY_PREFIX = "HARVEST-SUMMARY"

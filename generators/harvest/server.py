@@ -54,7 +54,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+    def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the owner's log is the record, stderr stays the host's."""
 
     def _send_json(self, status: int, body: dict[str, Any]) -> None:
@@ -72,7 +72,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if self.path.rstrip("/").endswith("/models"):
             owner.record(self.command, self.path, "", "models", 0, 200, "")
-            models = [{"id": name, "object": "model", "owned_by": "harvest"} for name in owner.models]
+            models = [
+                {"id": name, "object": "model", "owned_by": "harvest"} for name in owner.models
+            ]
             self._send_json(200, {"object": "list", "data": models, "models": models})
             return
         owner.record(self.command, self.path, "", "unknown", 0, 404, "")
@@ -120,7 +122,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.headers.get("session_id") or self.headers.get("conversation_id") or "",
         )
         if reply.kind == "error":
-            self._send_json(reply.status, {"error": {"message": reply.text, "type": "server_error"}})
+            self._send_json(
+                reply.status, {"error": {"message": reply.text, "type": "server_error"}}
+            )
             return
         ident = f"{digest}{owner.count:04d}"
         stream = body.get("stream", False) if isinstance(body, dict) else False

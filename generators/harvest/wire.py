@@ -111,7 +111,10 @@ def chat_events(reply: Reply, ident: str, model: str) -> list[bytes]:
             "index": 0,
             "id": f"call_{ident}",
             "type": "function",
-            "function": {"name": reply.tool.rpartition("/")[2], "arguments": json.dumps(reply.arguments)},
+            "function": {
+                "name": reply.tool.rpartition("/")[2],
+                "arguments": json.dumps(reply.arguments),
+            },
         }
         delta: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [call]}
         finish = "tool_calls"
@@ -151,7 +154,10 @@ def chat_json(reply: Reply, ident: str, model: str) -> dict[str, Any]:
                 {
                     "id": f"call_{ident}",
                     "type": "function",
-                    "function": {"name": reply.tool.rpartition("/")[2], "arguments": json.dumps(reply.arguments)},
+                    "function": {
+                        "name": reply.tool.rpartition("/")[2],
+                        "arguments": json.dumps(reply.arguments),
+                    },
                 }
             ],
         }

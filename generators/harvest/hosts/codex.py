@@ -32,7 +32,9 @@ def supports(version: str, scenario: str) -> bool:
     key = version_key(version)
     if scenario in ("auto-pre-turn", "auto-mid-turn", "failure"):
         return True
-    if scenario in ("manual", "fork", "subagent"):
+    if scenario == "manual":  # 0.111+: app-server; up to 0.40 ``codex proto`` (gone by 0.58)
+        return key >= (0, 111, 0) or key <= (0, 40, 0)
+    if scenario in ("fork", "subagent"):
         return key >= (0, 111, 0)
     if scenario == "rollback":
         return (0, 111, 0) <= key < (0, 166, 0)
@@ -175,8 +177,10 @@ class _AppServer:
 
     def wait_turn(self, thread: str, timeout: float = 90) -> None:
         self.pipe.wait_for(
-            lambda m: m.get("method") == "turn/completed"
-            and (m.get("params") or {}).get("threadId") == thread,
+            lambda m: (
+                m.get("method") == "turn/completed"
+                and (m.get("params") or {}).get("threadId") == thread
+            ),
             timeout,
         )
 
@@ -259,7 +263,40 @@ def _app_scenario(codex: Path, server: ScriptedServer, scenario: str, logs: Path
     return Outcome(threads=threads, notes=notes)
 
 
-def drive(install: Install, version: str, scenario: str, server: ScriptedServer, logs: Path) -> Outcome:
+def _proto_manual(codex: Path, server: ScriptedServer, logs: Path) -> Outcome:
+    """Manual compaction through ``codex proto`` (submissions as JSON lines on stdin)."""
+    steps = _Steps(server)
+    pipe = RpcPipe([str(codex), "proto"], _env(), logs / "proto.stderr")
+    mark = steps.mark()
+    try:
+        ops: list[dict[str, Any]] = [
+            {"type": "user_input", "items": [{"type": "text", "text": "Turn 1."}]},
+            {"type": "compact"},
+            {"type": "user_input", "items": [{"type": "text", "text": "Turn 2."}]},
+            {"type": "compact"},
+            {"type": "user_input", "items": [{"type": "text", "text": "Turn 3."}]},
+        ]
+        for number, op in enumerate(ops, 1):
+            pipe.send({"id": str(number), "op": op})
+            pipe.wait_for(
+                lambda m, n=number: (
+                    (m.get("msg") or {}).get("type") == "task_complete" and m.get("id") == str(n)
+                ),
+                60,
+            )
+    finally:
+        pipe.close()
+    files = rollouts()
+    if not files:
+        raise HarvestError("codex proto wrote no rollout file")
+    thread = _thread_of(files[0])
+    steps.credit(thread, mark)
+    return Outcome([Thread(thread, "own", files[0], steps.caused.get(thread, 0))], [])
+
+
+def drive(
+    install: Install, version: str, scenario: str, server: ScriptedServer, logs: Path
+) -> Outcome:
     """Run ``scenario`` with Codex ``version`` against ``server``; the rollouts stay in HOME."""
     if not supports(version, scenario):
         raise HarvestError(f"codex {version} cannot do the {scenario} scenario")
@@ -268,4 +305,6 @@ def drive(install: Install, version: str, scenario: str, server: ScriptedServer,
     (HOME / "project").mkdir(parents=True, exist_ok=True)
     if scenario in ("auto-pre-turn", "auto-mid-turn", "failure"):
         return _exec_scenario(codex, server, scenario, turns=2 if scenario != "failure" else 1)
+    if scenario == "manual" and version_key(version) < (0, 111, 0):
+        return _proto_manual(codex, server, logs)
     return _app_scenario(codex, server, scenario, logs)

@@ -113,7 +113,9 @@ def base_env() -> dict[str, str]:
     }
 
 
-def run(argv: list[str], env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run(
+    argv: list[str], env: dict[str, str], timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     """One host command in the project folder, output kept for the run's notes."""
     try:
         return subprocess.run(

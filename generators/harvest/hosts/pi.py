@@ -120,11 +120,15 @@ def _print_scenario(pi: Path, server: ScriptedServer, scenario: str) -> Outcome:
     steps = _Steps(server)
     notes: list[str] = []
     fail = "; fail the summary" if scenario == "failure" else ""
-    prompts = [f"Turn 1. {OVER}{fail}", "Turn 2."] if fail else [
-        f"Turn 1. {OVER}",
-        f"Turn 2. {OVER}",
-        "Turn 3.",
-    ]
+    prompts = (
+        [f"Turn 1. {OVER}{fail}", "Turn 2."]
+        if fail
+        else [
+            f"Turn 1. {OVER}",
+            f"Turn 2. {OVER}",
+            "Turn 3.",
+        ]
+    )
     for number, prompt in enumerate(prompts):
         argv = [str(pi), "-p", prompt] if number == 0 else [str(pi), "--continue", "-p", prompt]
         mark = steps.mark()
