@@ -168,6 +168,7 @@ class ScriptedServer:
         self._timer = threading.Timer(max_seconds, self.stop)
         self._timer.daemon = True
         self._stopped = threading.Event()
+        self._stopping = False
         self.started = 0.0
 
     @property
@@ -242,13 +243,15 @@ class ScriptedServer:
 
     def stop(self) -> None:
         """Stop serving (idempotent); safe from any thread, the timer's included."""
-        if self._stopped.is_set():
-            return
-        self._stopped.set()
+        with self._lock:
+            if self._stopping:
+                return
+            self._stopping = True
         self._timer.cancel()
         if self._thread.is_alive():
             self._httpd.shutdown()
         self._httpd.server_close()
+        self._stopped.set()  # only once the socket is closed: wait() means "no longer listening"
 
     @property
     def stopped(self) -> bool:
