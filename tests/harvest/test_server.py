@@ -124,9 +124,11 @@ def test_chat_stream_shape_tool_call_and_final_usage_chunk() -> None:
 
 
 def test_models_endpoint_lists_the_scripted_model() -> None:
-    with serving() as server:
-        with urllib.request.urlopen(server.base_url + "/models", timeout=10) as answer:
-            listing = json.loads(answer.read())
+    with (
+        serving() as server,
+        urllib.request.urlopen(server.base_url + "/models", timeout=10) as answer,
+    ):
+        listing = json.loads(answer.read())
     assert [m["id"] for m in listing["data"]] == ["harvest-model"]
 
 
