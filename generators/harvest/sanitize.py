@@ -37,7 +37,8 @@ def machine_patterns() -> dict[str, re.Pattern[str]]:
     host = socket.gethostname()
     temp = os.path.realpath(tempfile.gettempdir())
     if home not in ("/", "/home/dev"):
-        patterns["home"] = re.compile(re.escape(home) + r"(?![A-Za-z0-9_.-])")
+        # Not inside a word or a closing tag: ``</root>`` in a prompt is not the folder /root.
+        patterns["home"] = re.compile(r"(?<![<\w])" + re.escape(home) + r"(?![\w.>-])")
     if temp not in ("/tmp", "/home/dev/tmp"):
         patterns["tmp"] = re.compile(re.escape(temp))
     patterns["tmp-run"] = re.compile(r"/tmp/[A-Za-z0-9_.-]{3,}")  # a named temp folder
