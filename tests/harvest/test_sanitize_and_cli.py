@@ -54,3 +54,18 @@ def test_usage_errors_exit_2_without_running_anything(
         cli.main(["--host", "codex", "--version", "0.40.0", "--scenario", "fork", "--out", "x"])
     assert stop.value.code == 2  # 0.40 has no thread/fork: refused before any install
     assert not (tmp_path / "harvest-table.md").exists()
+
+
+def test_a_closing_tag_named_like_the_home_folder_is_not_a_leak(tmp_path: Path) -> None:
+    home = str(Path.home())
+    if home in ("/", "/home/dev"):
+        pytest.skip("this machine's home is already generic")
+    tag = "</" + home.strip("/").split("/")[-1] + ">"
+    prompt = tmp_path / "prompt.jsonl"
+    # Codex 0.15x writes <workspace_roots><root>/home/dev/project</root></workspace_roots>.
+    prompt.write_text('{"text":"<root>/home/dev/project' + tag + '"}\n')
+    leaks = [leak for leak in sanitize.scan([prompt]) if leak.what == "home"]
+    if home == "/" + home.strip("/").split("/")[-1]:
+        assert leaks == []
+    prompt.write_text('{"cwd":"' + home + '/x"}\n')
+    assert [leak.what for leak in sanitize.scan([prompt])] == ["home"]
