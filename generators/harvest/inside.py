@@ -70,7 +70,11 @@ def main(argv: list[str]) -> int:
                     "home_path": str(thread.path),
                 }
             )
+        written = sorted(
+            p for p in HOME.rglob("*") if p.is_file() and not {"tmp", "skills"} & set(p.parts)
+        )
         result.update(
+            home_files=[f"{p.relative_to(HOME)} {p.stat().st_size}" for p in written],
             threads=threads,
             notes=outcome.notes,
             summaries=server.summaries(),

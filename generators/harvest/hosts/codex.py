@@ -36,8 +36,8 @@ def supports(version: str, scenario: str) -> bool:
         return key >= (0, 111, 0) or key <= (0, 40, 0)
     if scenario in ("fork", "subagent"):
         return key >= (0, 111, 0)
-    if scenario == "rollback":
-        return (0, 111, 0) <= key < (0, 166, 0)
+    if scenario == "rollback":  # thread/rollback 0.111-0.165, thread/revert from 0.166
+        return key >= (0, 111, 0)
     return False
 
 
@@ -184,9 +184,13 @@ class _AppServer:
             timeout,
         )
 
-    def turn(self, thread: str, text: str) -> None:
-        self.call("turn/start", {"threadId": thread, "input": [{"type": "text", "text": text}]})
+    def turn(self, thread: str, text: str) -> str:
+        """Run one turn to its end; its id."""
+        started = self.call(
+            "turn/start", {"threadId": thread, "input": [{"type": "text", "text": text}]}
+        )
         self.wait_turn(thread)
+        return str((started.get("turn") or {}).get("id", ""))
 
     def close(self) -> None:
         self.pipe.close()
@@ -204,7 +208,9 @@ def _quiet(server: ScriptedServer, seconds: float = 3.0, limit: float = 60.0) ->
             return
 
 
-def _app_scenario(codex: Path, server: ScriptedServer, scenario: str, logs: Path) -> Outcome:
+def _app_scenario(
+    codex: Path, server: ScriptedServer, version: str, scenario: str, logs: Path
+) -> Outcome:
     steps = _Steps(server)
     app = _AppServer(codex, logs / "app-server.stderr")
     notes: list[str] = []
@@ -224,14 +230,25 @@ def _app_scenario(codex: Path, server: ScriptedServer, scenario: str, logs: Path
             app.turn(parent, f"Turn 1. {OVER}")
             if scenario == "fork":
                 app.turn(parent, f"Turn 2. {OVER}")
-            app.turn(parent, "Turn 3.")  # compacts before it: two compactions in all (fork)
+            last = app.turn(parent, "Turn 3.")  # compacts before it: two in all (fork)
             steps.credit(parent, mark)
             if scenario == "rollback":
-                app.call("thread/rollback", {"threadId": parent, "numTurns": 1})
+                revert = version_key(version) >= (0, 166, 0)
+                if revert:
+                    app.call("thread/revert", {"threadId": parent, "beforeTurnId": last})
+                else:
+                    app.call("thread/rollback", {"threadId": parent, "numTurns": 1})
                 mark = steps.mark()
                 app.turn(parent, "Turn 4.")
-                steps.credit(parent, mark)
-                notes.append("rolled back the turn that compacted before it")
+                method = "thread/revert" if revert else "thread/rollback"
+                notes.append(f"{method} removed the turn that compacted before it")
+                # 0.166's revert starts rollout-<time>-<thread>_<new id>.jsonl for the thread.
+                later = [p for p in rollouts() if parent in p.name and _thread_of(p) != parent]
+                if later:
+                    after = steps.credit("revert", mark)
+                    threads.extend(Thread(parent, "revert", p, after) for p in later)
+                else:
+                    steps.credit(parent, mark)
             else:
                 forked = app.call("thread/fork", {"threadId": parent})
                 child = str(forked["thread"]["id"])
@@ -307,4 +324,4 @@ def drive(
         return _exec_scenario(codex, server, scenario, turns=2 if scenario != "failure" else 1)
     if scenario == "manual" and version_key(version) < (0, 111, 0):
         return _proto_manual(codex, server, logs)
-    return _app_scenario(codex, server, scenario, logs)
+    return _app_scenario(codex, server, version, scenario, logs)
