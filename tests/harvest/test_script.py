@@ -99,3 +99,11 @@ def test_spawn_directive_uses_the_namespaced_agent_tool() -> None:
     assert reply.arguments["fork_context"] is True
     item = wire.responses_json(reply, "x", "m")["output"][0]
     assert (item["name"], item["namespace"]) == ("spawn_agent", "multi_agent_v1")
+
+
+def test_pi_compactions_are_runs_of_summary_requests() -> None:
+    from rebootspec.generators.harvest.hosts.pi import compactions
+
+    log = ["turn", "summary", "summary", "turn", "summary", "turn", "summary-failed", "turn"]
+    assert compactions(log) == 2  # a split turn's two requests are one compaction
+    assert compactions(["turn", "tool-call", "turn"]) == 0

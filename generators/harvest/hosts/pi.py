@@ -3,9 +3,8 @@
 pi speaks Chat Completions to a custom provider from ``models.json``. It compacts after a turn
 whose reported usage is above ``contextWindow - 16384`` (automatic), on the RPC ``compact``
 command (manual), and writes a ``compaction`` entry per compaction. One compaction that splits a
-turn sends two summary requests (history and turn prefix), so a step's compactions are counted
-as steps that asked for a summary, never as summary requests: each step below causes at most
-one.
+turn sends two summary requests (history and turn prefix), so compactions are counted as runs
+of consecutive summary requests in the server log, never as requests.
 """
 
 from __future__ import annotations
@@ -23,6 +22,8 @@ PACKAGE = "@mariozechner/pi-coding-agent"
 LICENCE = "MIT"
 AGENT_DIR = HOME / ".pi" / "agent"
 OVER = "report 90000 input tokens"  # over contextWindow 100000 - 16384
+# No auto-mid-turn: pi checks its threshold only when a prompt's run ends (measured on 0.30.2
+# and 0.73.1: three tool calls each reporting usage over the limit caused no compaction).
 SCENARIOS = ("auto-pre-turn", "manual", "fork", "failure")
 
 
@@ -87,8 +88,24 @@ def _session_id(path: Path) -> str:
     return path.stem.rpartition("_")[2]
 
 
+def compactions(classifications: list[str]) -> int:
+    """Compactions in a stretch of the server log: runs of consecutive summary requests.
+
+    pi sends one or two summary requests per compaction (two when the kept part starts inside
+    a turn: the history and the turn's prefix are summarised separately, back to back), and
+    always a model request of its own between two compactions.
+    """
+    runs = 0
+    previous = ""
+    for classification in classifications:
+        if classification == "summary" and previous != "summary":
+            runs += 1
+        previous = classification
+    return runs
+
+
 class _Steps:
-    """Compactions per step: a step that asked for a summary caused one compaction."""
+    """Compactions per step of the scenario, read from the server log (``compactions``)."""
 
     def __init__(self, server: ScriptedServer) -> None:
         self.server = server
@@ -98,8 +115,7 @@ class _Steps:
         return len(self.server.entries)
 
     def credit(self, since: int) -> int:
-        entries = self.server.entries[since:]
-        done = 1 if any(entry.classification == "summary" for entry in entries) else 0
+        done = compactions([e.classification for e in self.server.entries[since:]])
         self.caused += done
         return done
 
@@ -120,15 +136,12 @@ def _print_scenario(pi: Path, server: ScriptedServer, scenario: str) -> Outcome:
     steps = _Steps(server)
     notes: list[str] = []
     fail = "; fail the summary" if scenario == "failure" else ""
-    prompts = (
-        [f"Turn 1. {OVER}{fail}", "Turn 2."]
-        if fail
-        else [
-            f"Turn 1. {OVER}",
-            f"Turn 2. {OVER}",
-            "Turn 3.",
-        ]
-    )
+    if scenario == "auto-mid-turn":
+        prompts = [f"Work in three steps. answer with 3 shell tool calls; {OVER}"]
+    elif fail:
+        prompts = [f"Turn 1. {OVER}{fail}", "Turn 2."]
+    else:
+        prompts = [f"Turn 1. {OVER}", f"Turn 2. {OVER}", "Turn 3."]
     for number, prompt in enumerate(prompts):
         argv = [str(pi), "-p", prompt] if number == 0 else [str(pi), "--continue", "-p", prompt]
         mark = steps.mark()
@@ -231,6 +244,6 @@ def drive(
         raise HarvestError(f"pi {version} cannot do the {scenario} scenario")
     pi = install.bin("pi")
     write_config(server.base_url)
-    if scenario in ("auto-pre-turn", "failure"):
+    if scenario in ("auto-pre-turn", "auto-mid-turn", "failure"):
         return _print_scenario(pi, server, scenario)
     return _rpc_scenario(pi, server, scenario, logs)
