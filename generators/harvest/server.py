@@ -39,6 +39,7 @@ class LogEntry:
     status: int
     digest: str
     thread: str = ""  # the host's session/thread id header, when it sends one
+    seconds: float = 0.0  # since the server started: the order of steps and requests
 
 
 class _Server(ThreadingHTTPServer):
@@ -226,6 +227,7 @@ class ScriptedServer:
                 status,
                 digest,
                 thread,
+                round(time.monotonic() - self.started, 3),
             )
             self.entries.append(entry)
             if self.log_path is not None:
