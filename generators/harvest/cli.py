@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -177,6 +178,8 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
                 return 1
         if not version:
             parser.error("--version or --latest is needed")
+        if not re.fullmatch(r"\d+\.\d+\.\d+", version):
+            parser.error(f"--version must look like 0.130.0, not {version!r}")
         scenarios = [args.scenario] if args.scenario else list(module.SCENARIOS)
         for scenario in scenarios:
             if scenario not in module.SCENARIOS:

@@ -59,6 +59,8 @@ def harvest_one(host: str, version: str, scenario: str, out: Path) -> RunResult:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
     except subprocess.TimeoutExpired:
         raise HarvestError(f"{host} {version} {scenario}: the run took over 600 s") from None
+    except OSError as error:  # no unshare on this machine
+        raise HarvestError(f"cannot start the sandbox (unshare): {error}") from None
     result = RunResult(host, version, scenario, out, {}, got.seconds, got.warm)
     result.seconds = time.monotonic() - start
     path = out / "result.json"

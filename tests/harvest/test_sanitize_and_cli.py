@@ -53,6 +53,9 @@ def test_usage_errors_exit_2_without_running_anything(
     with pytest.raises(SystemExit) as stop:
         cli.main(["--host", "codex", "--version", "0.40.0", "--scenario", "fork", "--out", "x"])
     assert stop.value.code == 2  # 0.40 has no thread/fork: refused before any install
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--host", "pi", "--version", "latest!", "--out", "x"])
+    assert stop.value.code == 2
     assert not (tmp_path / "harvest-table.md").exists()
 
 
