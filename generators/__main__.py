@@ -1,4 +1,5 @@
-"""`python -m rebootspec.generators`: build, lint, new-id, list and big (corpus maintenance).
+"""`python -m rebootspec.generators`: build, lint, new-id, list, big (corpus maintenance) and
+harvest (real hosts write real session files; needs npm).
 
 The contribution tools are `rebootspec anonymize` and `rebootspec add-fixture`.
 """
@@ -32,6 +33,10 @@ def _list() -> int:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["harvest"]:  # its own parser: many options, and none of the corpus's
+        from .harvest import cli
+
+        return cli.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m rebootspec.generators", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("build", help="write the generated cases into fixtures/")
@@ -55,6 +60,7 @@ def main(argv: list[str]) -> int:
     big_host.add_argument("--size-mb", type=float, required=True)
     big_host.add_argument("--seed", type=int, default=1)
     big_host.add_argument("--out", required=True, help="the .jsonl file to write")
+    commands.add_parser("harvest", help="real Codex/pi runs against a scripted model (needs npm)")
     args = parser.parse_args(argv)
     if args.command == "build":
         from .corpus import build as build_module

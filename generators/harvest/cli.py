@@ -1,0 +1,202 @@
+"""``python -m rebootspec.generators harvest``: real hosts write real session files.
+
+One run (``--host --version --scenario --out``), a sweep over the pinned version list
+(``--sweep``), or the registry's newest version (``--latest``, a drift check). Each run prints a
+row: the compactions the script caused in the thread per the server log (the expectation) and
+the reference's count of the thread's file, side by side. The reference is never the
+expectation, and the generator never imports it: its column comes from a child process
+(``REFERENCE_SNIPPET``), or from a function a caller injects (the tests do).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import sanitize, sweep
+from .hosts.common import HarvestError, latest
+from .run import HOSTS, RunResult, harvest_one
+
+ReferenceCount = Callable[[Path], str]
+
+# Run in a child process: "N" for a count, "reject:<code>" for a file the spec rejects.
+REFERENCE_SNIPPET = """
+import sys
+from rebootspec.reference import Rejection, count_path
+try:
+    print(count_path(sys.argv[1]).reboots)
+except Rejection as error:
+    print("reject:" + error.code)
+"""
+
+
+def reference_by_process(path: Path) -> str:
+    """The reference's answer for ``path`` (``N`` or ``reject:<code>``), from a child process."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", REFERENCE_SNIPPET, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return "error:timeout"
+    if done.returncode != 0 or not done.stdout.strip():
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return f"error:{last[:60]}"
+    return done.stdout.strip().splitlines()[-1]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One thread of one run, as the table shows it."""
+
+    host: str
+    version: str
+    scenario: str
+    role: str
+    file: str
+    caused: str
+    reference: str
+    agree: str
+    seconds: str
+    note: str
+
+
+def _rows(result: RunResult, reference: ReferenceCount) -> list[Row]:
+    data = result.data
+    timing = f"{result.seconds:.1f}" + (
+        "" if result.warm else f" (+{result.install_seconds:.0f} install)"
+    )
+    if result.error:
+        return [
+            Row(
+                result.host,
+                result.version,
+                result.scenario,
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                timing,
+                f"error: {result.error}",
+            )
+        ]
+    rows = []
+    leaks = sanitize.scan([result.out / t["file"] for t in data.get("threads", [])])
+    note = "; ".join(data.get("notes") or [])
+    if leaks:
+        note = f"LEAK {leaks[0].what} in {leaks[0].path.name}:{leaks[0].line}; " + note
+    for thread in data.get("threads", []):
+        answer = reference(result.out / thread["file"])
+        agree = "yes" if answer == str(thread["caused"]) else "no"
+        rows.append(
+            Row(
+                result.host,
+                result.version,
+                result.scenario,
+                thread["role"],
+                thread["file"],
+                str(thread["caused"]),
+                answer,
+                agree,
+                timing,
+                note,
+            )
+        )
+    return rows
+
+
+def _table(rows: list[Row]) -> str:
+    head = ("host", "version", "scenario", "thread", "caused", "reference", "agree", "s", "note")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        cells = (
+            r.host,
+            r.version,
+            r.scenario,
+            r.role,
+            r.caused,
+            r.reference,
+            r.agree,
+            r.seconds,
+            r.note,
+        )
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _one(host: str, version: str, scenario: str, out: Path, reference: ReferenceCount) -> list[Row]:
+    try:
+        result = harvest_one(host, version, scenario, out / f"{host}-{version}-{scenario}")
+    except HarvestError as error:
+        return [Row(host, version, scenario, "-", "-", "-", "-", "-", "-", f"error: {error}")]
+    return _rows(result, reference)
+
+
+def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
+    """Parse, run, print the table; exit 1 on a failed run or a leak (``--strict``: also on a
+    disagreement), 2 on a usage error."""
+    parser = argparse.ArgumentParser(
+        prog="python -m rebootspec.generators harvest",
+        description="Drive real hosts (Codex CLI, pi) against a scripted loopback model and "
+        "collect the session files they write. Needs npm, unshare and the npm registry.",
+        epilog="example: python -m rebootspec.generators harvest --host codex --version 0.130.0 "
+        "--scenario auto-pre-turn --out /tmp/harvest",
+    )
+    parser.add_argument("--host", choices=sorted(HOSTS))
+    parser.add_argument("--version", help="the host's npm version, e.g. 0.130.0")
+    parser.add_argument("--scenario", help="e.g. auto-pre-turn, auto-mid-turn, manual, fork")
+    parser.add_argument("--out", required=True, type=Path, help="folder for the runs' files")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--sweep", action="store_true", help="every pinned version × scenario")
+    group.add_argument("--latest", action="store_true", help="the registry's newest version")
+    parser.add_argument("--strict", action="store_true", help="a disagreement fails the run")
+    args = parser.parse_args(argv)
+    count = reference or reference_by_process
+    jobs: list[tuple[str, str, str]] = []
+    if args.sweep:
+        jobs = [j for j in sweep.jobs() if args.host in (None, j[0])]
+    else:
+        if not args.host:
+            parser.error("--host is needed unless --sweep is given")
+        module = HOSTS[args.host]
+        version = args.version
+        if args.latest:
+            try:
+                version = latest(module.PACKAGE)
+            except HarvestError as error:
+                print(f"harvest: {error}", file=sys.stderr)
+                return 1
+        if not version:
+            parser.error("--version or --latest is needed")
+        if not re.fullmatch(r"\d+\.\d+\.\d+", version):
+            parser.error(f"--version must look like 0.130.0, not {version!r}")
+        scenarios = [args.scenario] if args.scenario else list(module.SCENARIOS)
+        for scenario in scenarios:
+            if scenario not in module.SCENARIOS:
+                parser.error(f"unknown scenario {scenario!r} for {args.host}")
+        jobs = [(args.host, version, s) for s in scenarios if module.supports(version, s)]
+        if not jobs:
+            parser.error(f"{args.host} {version} supports none of: {', '.join(scenarios)}")
+    rows: list[Row] = []
+    for host, version, scenario in jobs:
+        got = _one(host, version, scenario, args.out, count)
+        for row in got:
+            print(json.dumps(row.__dict__), file=sys.stderr, flush=True)
+        rows.extend(got)
+    table = _table(rows)
+    print(table)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "harvest-table.md").write_text(table + "\n", encoding="utf-8")
+    failed = any(r.note.startswith(("error", "LEAK")) for r in rows)
+    disagree = any(r.agree == "no" for r in rows)
+    return 1 if failed or (args.strict and disagree) else 0

@@ -1,0 +1,253 @@
+"""pi coding agent (``@mariozechner/pi-coding-agent``, MIT) driven against the scripted model.
+
+pi speaks Chat Completions to a custom provider from ``models.json``. It compacts after a turn
+whose reported usage is above ``contextWindow - 16384`` (automatic), on the RPC ``compact``
+command (manual), and writes a ``compaction`` entry per compaction. One compaction that splits a
+turn sends two summary requests (history and turn prefix), so compactions are counted as runs
+of consecutive summary requests in the server log, never as requests.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from ..server import ScriptedServer
+from .common import HOME, HarvestError, Install, RpcPipe, base_env, run, version_key
+from .result import Outcome, Thread
+
+PACKAGE = "@mariozechner/pi-coding-agent"
+LICENCE = "MIT"
+AGENT_DIR = HOME / ".pi" / "agent"
+OVER = "report 90000 input tokens"  # over contextWindow 100000 - 16384
+# No auto-mid-turn: pi checks its threshold only when a prompt's run ends (measured on 0.30.2
+# and 0.73.1: three tool calls each reporting usage over the limit caused no compaction).
+SCENARIOS = ("auto-pre-turn", "manual", "fork", "failure")
+
+
+def supports(version: str, scenario: str) -> bool:
+    """Whether this version can run the scenario (RPC fork from 0.6x; compaction from 0.12)."""
+    key = version_key(version)
+    if scenario in ("auto-pre-turn", "failure", "manual"):
+        return key >= (0, 30, 0)
+    if scenario == "fork":
+        return key >= (0, 60, 0)
+    return False
+
+
+def write_config(base_url: str) -> None:
+    """``models.json`` (the scripted provider) and ``settings.json`` (small kept tail, no retry)."""
+    AGENT_DIR.mkdir(parents=True, exist_ok=True)
+    model = {
+        "id": "harvest-model",
+        "name": "harvest-model",
+        "contextWindow": 100000,
+        "maxTokens": 4096,
+        "reasoning": False,
+        "input": ["text"],
+        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+        # On the model, not the provider: 0.30 reads it there only.
+        "compat": {"supportsDeveloperRole": False, "supportsStore": False},
+    }
+    provider = {
+        "baseUrl": base_url,
+        "api": "openai-completions",
+        "apiKey": "HARVEST_API_KEY",
+        "models": [model],
+    }
+    models = {"providers": {"harvest": provider}}
+    (AGENT_DIR / "models.json").write_text(json.dumps(models, indent=2), encoding="utf-8")
+    settings = {
+        "defaultProvider": "harvest",
+        "defaultModel": "harvest-model",
+        "compaction": {"enabled": True, "keepRecentTokens": 1},
+        "retry": {"enabled": False},
+    }
+    (AGENT_DIR / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+
+
+def _env() -> dict[str, str]:
+    return {
+        **base_env(),
+        "PI_CODING_AGENT_DIR": str(AGENT_DIR),
+        "PI_OFFLINE": "1",
+        "PI_TELEMETRY": "0",
+        "PI_SKIP_VERSION_CHECK": "1",
+        "HARVEST_API_KEY": "harvest",
+    }
+
+
+def sessions() -> list[Path]:
+    """Every session file written so far, in name order (names start with a timestamp)."""
+    return sorted((AGENT_DIR / "sessions").rglob("*.jsonl"), key=lambda p: p.name)
+
+
+def _session_id(path: Path) -> str:
+    return path.stem.rpartition("_")[2]
+
+
+def compactions(classifications: list[str]) -> int:
+    """Compactions in a stretch of the server log: runs of consecutive summary requests.
+
+    pi sends one or two summary requests per compaction (two when the kept part starts inside
+    a turn: the history and the turn's prefix are summarised separately, back to back), and
+    always a model request of its own between two compactions.
+    """
+    runs = 0
+    previous = ""
+    for classification in classifications:
+        if classification == "summary" and previous != "summary":
+            runs += 1
+        previous = classification
+    return runs
+
+
+class _Steps:
+    """Compactions per step of the scenario, read from the server log (``compactions``)."""
+
+    def __init__(self, server: ScriptedServer) -> None:
+        self.server = server
+        self.caused = 0
+
+    def mark(self) -> int:
+        return len(self.server.entries)
+
+    def credit(self, since: int) -> int:
+        done = compactions([e.classification for e in self.server.entries[since:]])
+        self.caused += done
+        return done
+
+
+def _quiet(server: ScriptedServer, seconds: float = 2.0, limit: float = 60.0) -> None:
+    """Wait until the server has had no request for ``seconds``."""
+    deadline = time.monotonic() + limit
+    seen, since = len(server.entries), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if len(server.entries) != seen:
+            seen, since = len(server.entries), time.monotonic()
+        elif time.monotonic() - since >= seconds:
+            return
+
+
+def _print_scenario(pi: Path, server: ScriptedServer, scenario: str) -> Outcome:
+    steps = _Steps(server)
+    notes: list[str] = []
+    fail = "; fail the summary" if scenario == "failure" else ""
+    if scenario == "auto-mid-turn":
+        prompts = [f"Work in three steps. answer with 3 shell tool calls; {OVER}"]
+    elif fail:
+        prompts = [f"Turn 1. {OVER}{fail}", "Turn 2."]
+    else:
+        prompts = [f"Turn 1. {OVER}", f"Turn 2. {OVER}", "Turn 3."]
+    for number, prompt in enumerate(prompts):
+        argv = [str(pi), "-p", prompt] if number == 0 else [str(pi), "--continue", "-p", prompt]
+        result = run(argv, _env())
+        if result.returncode:
+            notes.append(f"turn {number + 1}: pi rc={result.returncode}")
+    # Over the whole log, not per process: pi 0.30 in print mode may exit while a compaction's
+    # summary request is out, and the next process sends the same request again first; the
+    # two belong to one compaction (one record), and no turn request separates them.
+    steps.caused = compactions([e.classification for e in server.entries])
+    if server.entries and server.entries[-1].classification == "summary":
+        notes.append("the log ends with a summary request: its compaction may be lost")
+    files = sessions()
+    if not files:
+        raise HarvestError("pi wrote no session file")
+    failed = sum(1 for e in server.entries if e.classification == "summary-failed")
+    if failed:
+        notes.append(f"{failed} summary request(s) failed on purpose")
+    summaries = server.summaries()
+    if summaries != steps.caused:
+        notes.append(f"{summaries} summary requests for {steps.caused} compactions")
+    return Outcome([Thread(_session_id(files[0]), "own", files[0], steps.caused)], notes)
+
+
+class _Rpc:
+    """``pi --mode rpc``: one command at a time, waiting for its response or the turn's end."""
+
+    def __init__(self, pi: Path, stderr: Path) -> None:
+        self.pipe = RpcPipe([str(pi), "--mode", "rpc"], _env(), stderr)
+        self._n = 0
+
+    def command(self, body: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
+        self._n += 1
+        ident = f"harvest-{self._n}"
+        self.pipe.send({"id": ident, **body})
+        answer = self.pipe.wait_for(
+            lambda m: m.get("type") == "response" and m.get("id") == ident, timeout
+        )
+        if not answer.get("success", False):
+            raise HarvestError(f"pi rpc {body.get('type')}: {answer.get('error', 'failed')}")
+        data = answer.get("data")
+        return data if isinstance(data, dict) else {}
+
+    def prompt(self, text: str, server: ScriptedServer) -> None:
+        self.command({"type": "prompt", "message": text})
+        self.pipe.wait_for(lambda m: m.get("type") == "agent_end", 90)
+        _quiet(server)  # an automatic compaction runs after the turn's end
+
+    def close(self) -> None:
+        self.pipe.close()
+
+
+def _rpc_scenario(pi: Path, server: ScriptedServer, scenario: str, logs: Path) -> Outcome:
+    steps = _Steps(server)
+    rpc = _Rpc(pi, logs / "pi-rpc.stderr")
+    notes: list[str] = []
+    threads: list[Thread] = []
+    try:
+        if scenario == "manual":
+            rpc.command({"type": "set_auto_compaction", "enabled": False})
+            rpc.prompt("Turn 1.", server)
+            for number in (2, 3):
+                mark = steps.mark()
+                rpc.command({"type": "compact"}, timeout=90)
+                steps.credit(mark)
+                rpc.prompt(f"Turn {number}.", server)
+            files = sessions()
+            own = files[0]
+            threads.append(Thread(_session_id(own), "own", own, steps.caused))
+        else:  # fork: one compaction in the source, fork before turn 2, one more in the fork
+            mark = steps.mark()
+            rpc.prompt(f"Turn 1. {OVER}", server)
+            steps.credit(mark)
+            rpc.prompt("Turn 2.", server)
+            source = sessions()
+            if len(source) != 1:
+                raise HarvestError(f"pi wrote {len(source)} files before the fork")
+            own_caused = steps.caused
+            messages = rpc.command({"type": "get_fork_messages"}).get("messages") or []
+            if not messages:
+                raise HarvestError("pi offered no message to fork from")
+            rpc.command({"type": "fork", "entryId": messages[-1]["entryId"]})
+            steps.caused = 0
+            mark = steps.mark()
+            rpc.prompt(f"Fork turn 1. {OVER}", server)
+            steps.credit(mark)
+            rpc.prompt("Fork turn 2.", server)
+            threads.append(Thread(_session_id(source[0]), "own", source[0], own_caused))
+            for path in sessions():
+                if path != source[0]:
+                    threads.append(Thread(_session_id(path), "fork", path, steps.caused))
+            notes.append("forked from the user message of turn 2 (after the first compaction)")
+    finally:
+        rpc.close()
+    if server.summaries() != sum(t.caused for t in threads):
+        notes.append(f"{server.summaries()} summary requests in all")
+    return Outcome(threads, notes)
+
+
+def drive(
+    install: Install, version: str, scenario: str, server: ScriptedServer, logs: Path
+) -> Outcome:
+    """Run ``scenario`` with pi ``version`` against ``server``; the sessions stay in HOME."""
+    if not supports(version, scenario):
+        raise HarvestError(f"pi {version} cannot do the {scenario} scenario")
+    pi = install.bin("pi")
+    write_config(server.base_url)
+    if scenario in ("auto-pre-turn", "auto-mid-turn", "failure"):
+        return _print_scenario(pi, server, scenario)
+    return _rpc_scenario(pi, server, scenario, logs)

@@ -1,0 +1,29 @@
+"""What a host run hands back: each thread's file and the compactions it caused itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Thread:
+    """One session file and its thread.
+
+    ``role`` is "own" for the thread the scenario drives, "fork" or "subagent" for a thread
+    started from it. ``caused`` counts the compactions the script caused in this thread's own
+    log per the server log; copies a fork or subagent inherits are not counted.
+    """
+
+    thread: str
+    role: str
+    path: Path
+    caused: int
+
+
+@dataclass
+class Outcome:
+    """The threads of one run and notes on what the host did differently from the script."""
+
+    threads: list[Thread]
+    notes: list[str] = field(default_factory=list)

@@ -1,0 +1,93 @@
+"""The part of a harvest run that runs inside ``unshare -rnmu``: server, host, copy out.
+
+Why a separate process: the user, network and mount namespaces give the run loopback only (the
+host cannot reach anything but the scripted server, which therefore runs in here too), a private
+tmpfs on ``/home`` so ``HOME=/home/dev`` is empty and generic, and its own host name. Whatever
+the host writes under ``/home/dev`` vanishes with the namespace, so the session files and the
+server log are copied to the output folder before it ends.
+
+Invoked as ``python -m rebootspec.generators.harvest.inside HOST VERSION SCENARIO INSTALL OUT``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from .hosts import codex, pi
+from .hosts.common import HOME, PROJECT, HarvestError, Install
+from .server import ScriptedServer
+
+HOSTNAME = "devbox"
+
+
+def _enter() -> None:
+    """Loopback up, a generic host name, a private empty /home with /home/dev in it."""
+    steps = [["ip", "link", "set", "lo", "up"], ["mount", "-t", "tmpfs", "tmpfs", "/home"]]
+    for argv in steps:
+        done = subprocess.run(argv, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise HarvestError(f"sandbox set-up failed: {' '.join(argv)}: {done.stderr.strip()}")
+    socket.sethostname(HOSTNAME)
+    for folder in (HOME, PROJECT, HOME / "tmp"):
+        folder.mkdir(parents=True, exist_ok=True)
+
+
+def main(argv: list[str]) -> int:
+    """Run one scenario; write ``result.json`` and the files into OUT; exit 0, or 1 with a note."""
+    host, version, scenario, folder, out_text = argv
+    out = Path(out_text)
+    out.mkdir(parents=True, exist_ok=True)
+    result: dict[str, object] = {"host": host, "version": version, "scenario": scenario}
+    try:
+        _enter()
+        log = out / "server-log.jsonl"
+        log.unlink(missing_ok=True)
+        dump = out / "requests" if os.environ.get("REBOOTSPEC_HARVEST_DUMP") else None
+        server = ScriptedServer(
+            max_requests=120, max_seconds=240, log_path=log, dump_dir=dump
+        ).start()
+        try:
+            driver = codex if host == "codex" else pi
+            outcome = driver.drive(Install(Path(folder), 0, True), version, scenario, server, out)
+        finally:
+            server.stop()
+        threads = []
+        for thread in outcome.threads:
+            target = out / thread.path.name
+            shutil.copyfile(thread.path, target)
+            threads.append(
+                {
+                    "thread": thread.thread,
+                    "role": thread.role,
+                    "file": target.name,
+                    "caused": thread.caused,
+                    "home_path": str(thread.path),
+                }
+            )
+        written = sorted(
+            p for p in HOME.rglob("*") if p.is_file() and not {"tmp", "skills"} & set(p.parts)
+        )
+        result.update(
+            home_files=[f"{p.relative_to(HOME)} {p.stat().st_size}" for p in written],
+            threads=threads,
+            notes=outcome.notes,
+            summaries=server.summaries(),
+            failed_summaries=sum(1 for e in server.entries if e.classification == "summary-failed"),
+            requests=len(server.entries),
+        )
+        code = 0
+    except HarvestError as error:
+        result["error"] = str(error)
+        code = 1
+    (out / "result.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

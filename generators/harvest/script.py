@@ -1,0 +1,265 @@
+"""The scripted model: what to answer, decided from one request alone.
+
+A harvest run drives a real host against this model. Its user prompts carry directives that
+push the host over its compaction threshold or make it call tools; the model answers the same
+request the same way every time, so a run's compactions are caused by the script, and the
+server's log (not a counter) says how many. Directives, in the text of a user message:
+
+- ``report N input tokens``: the replies of this turn report N input tokens (over the host's
+  threshold, so the host compacts: before its next turn, or after a tool call mid-turn);
+- ``answer with K shell tool calls``: the turn's first K replies are shell tool calls;
+- ``spawn a forked subagent``: the turn's first reply calls ``spawn_agent`` with
+  ``fork_context: true`` (Codex);
+- ``fail the summary``: every summary request of this conversation gets an HTTP 500.
+
+A turn without a directive gets a small usage, so a host that re-sends its history after a
+compaction never compacts again in a loop. Progress through a turn's tool calls survives a
+compaction because the summary text records it (``calls=N``) and the next request carries it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+# The host's own summarisation prompts, as they reach the model (measured; real-writers.md).
+SUMMARY_MARKERS = (
+    "CONTEXT CHECKPOINT COMPACTION",  # Codex, local compaction (0.80 and later)
+    "You have exceeded the maximum number of tokens",  # Codex 0.40-era compaction prompt
+    "context summarization assistant",  # pi
+    "You are a summarization assistant. A conversation follows",  # Codex 0.34 and earlier
+)
+SMALL_USAGE = 1000
+SUMMARY_PREFIX = "HARVEST-SUMMARY"
+
+_USAGE = re.compile(r"report (\d+) input tokens")
+_CALLS = re.compile(r"answer with (\d+) shell tool calls?")
+_PROGRESS = re.compile(SUMMARY_PREFIX + r" [0-9a-f]{12} calls=(\d+)")
+_SPAWN = "spawn a forked subagent"
+# The spawned agent's task: one tool call over the limit, so it compacts once mid-turn itself.
+SUBAGENT_PROMPT = "Subagent task. answer with 1 shell tool calls; report 60000 input tokens"
+_FAIL = "fail the summary"
+
+
+@dataclass(frozen=True)
+class Message:
+    """One conversation item as the script sees it, whatever the wire API."""
+
+    role: str  # "user", "assistant", "system", "tool" (a tool result), "call" (a tool call)
+    text: str
+
+
+@dataclass(frozen=True)
+class Request:
+    """The parts of a model request the script decides on."""
+
+    api: str  # "responses" or "chat"
+    model: str
+    messages: tuple[Message, ...]
+    tools: tuple[str, ...]
+    raw_digest: str  # sha256 of the body's canonical JSON: the summary's source
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the model answers: text, or one tool call; the usage; or an error status."""
+
+    kind: str  # "text", "tool", "summary", "error"
+    text: str = ""
+    tool: str = ""
+    arguments: dict[str, Any] = field(default_factory=dict)
+    input_tokens: int = SMALL_USAGE
+    status: int = 200
+
+
+def _text_of(content: Any) -> str:
+    """The plain text of a message's content (a string or a list of parts), parts joined."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if isinstance(part, dict):
+                value = part.get("text")
+                if isinstance(value, str):
+                    parts.append(value)
+            elif isinstance(part, str):
+                parts.append(part)
+        return "\n".join(parts)
+    return ""
+
+
+def _responses_messages(body: dict[str, Any]) -> list[Message]:
+    """Items of a Responses API ``input``: messages, function calls and their outputs."""
+    out: list[Message] = []
+    instructions = body.get("instructions")
+    if isinstance(instructions, str):
+        out.append(Message("system", instructions))
+    items = body.get("input")
+    if isinstance(items, str):
+        return [*out, Message("user", items)]
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict):
+            continue
+        kind = item.get("type", "message")
+        if kind == "message":
+            role = str(item.get("role", ""))
+            role = "system" if role == "developer" else role
+            out.append(Message(role, _text_of(item.get("content"))))
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            out.append(Message("tool", _text_of(item.get("output"))))
+        elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
+            out.append(Message("call", str(item.get("name", kind))))
+    return out
+
+
+def _chat_messages(body: dict[str, Any]) -> list[Message]:
+    """Chat Completions ``messages``: system, user, assistant (tool calls noted), tool."""
+    out: list[Message] = []
+    for item in body.get("messages") or []:
+        if not isinstance(item, dict):
+            continue
+        role = str(item.get("role", ""))
+        role = "system" if role == "developer" else role
+        out.append(Message(role, _text_of(item.get("content"))))
+        for call in item.get("tool_calls") or []:
+            if isinstance(call, dict):
+                function = call.get("function") or {}
+                out.append(Message("call", str(function.get("name", ""))))
+    return out
+
+
+def _tool_names(tools: Any, namespace: str = "") -> tuple[str, ...]:
+    """The names of the tools the host offers (both APIs' shapes); ``ns/name`` inside a
+    namespace (Codex 0.15x groups the agent tools in one)."""
+    names: list[str] = []
+    for tool in tools if isinstance(tools, list) else []:
+        if not isinstance(tool, dict):
+            continue
+        name = tool.get("name") or (tool.get("function") or {}).get("name") or tool.get("type")
+        if not isinstance(name, str):
+            continue
+        if tool.get("type") == "namespace":
+            names.extend(_tool_names(tool.get("tools"), name))
+        else:
+            names.append(f"{namespace}/{name}" if namespace else name)
+    return tuple(names)
+
+
+def _find_tool(request: Request, name: str) -> str | None:
+    """``name`` or ``ns/name`` as the request offers it, or None."""
+    for offered in request.tools:
+        if offered == name or offered.endswith("/" + name):
+            return offered
+    return None
+
+
+def parse(api: str, body: dict[str, Any]) -> Request:
+    """A wire body (already JSON-decoded) as a Request."""
+    messages = _responses_messages(body) if api == "responses" else _chat_messages(body)
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    return Request(
+        api=api,
+        model=str(body.get("model", "")),
+        messages=tuple(messages),
+        tools=_tool_names(body.get("tools")),
+        raw_digest=hashlib.sha256(canonical).hexdigest(),
+    )
+
+
+def _last_user(request: Request) -> str:
+    for message in reversed(request.messages):
+        if message.role == "user":
+            return message.text
+    return ""
+
+
+def is_summary_request(request: Request) -> bool:
+    """The host asks for its own summary: a marker in the last user message or a system one.
+
+    Only those two places: an earlier turn's text that merely quotes a marker (or a summary kept
+    in the history) must not turn an ordinary request into a summary request.
+    """
+    places = [_last_user(request)] + [m.text for m in request.messages if m.role == "system"]
+    return any(marker in place for marker in SUMMARY_MARKERS for place in places)
+
+
+def _directive_index(request: Request) -> int | None:
+    """The index of the latest user message that carries a directive (summaries excluded)."""
+    for index in range(len(request.messages) - 1, -1, -1):
+        message = request.messages[index]
+        if message.role != "user" or SUMMARY_PREFIX in message.text:
+            continue
+        if any(
+            marker in message.text for marker in SUMMARY_MARKERS
+        ):  # a summarisation prompt quoting the conversation
+            continue
+        return index
+    return None
+
+
+def calls_done(request: Request, start: int) -> int:
+    """Tool calls of the current turn already answered: the last summary's note plus outputs."""
+    done = 0
+    for message in request.messages[start + 1 :]:
+        found = _PROGRESS.findall(message.text) if message.role == "user" else []
+        if found:
+            done = int(found[-1])
+        elif message.role == "tool":
+            done += 1
+    return done
+
+
+def wants_failure(request: Request) -> bool:
+    """Any user text of the conversation asks the summaries to fail."""
+    return any(m.role == "user" and _FAIL in m.text for m in request.messages)
+
+
+def _shell_call(request: Request, step: int) -> tuple[str, dict[str, Any]]:
+    """A harmless shell call in the shape of whichever shell tool the host offers."""
+    text = f"echo harvest-step-{step}"
+    for name, arguments in (
+        ("shell", {"command": ["echo", f"harvest-step-{step}"]}),
+        ("shell_command", {"command": text}),
+        ("exec_command", {"cmd": text}),
+        ("bash", {"command": text}),
+    ):
+        found = _find_tool(request, name)
+        if found:
+            return found, arguments
+    return "shell", {"command": ["echo", f"harvest-step-{step}"]}
+
+
+def summary_text(request: Request) -> str:
+    """The summary for a summary request: a hash of the request plus the turn's progress."""
+    start = _directive_index(request)
+    done = calls_done(request, start) if start is not None else 0
+    return f"{SUMMARY_PREFIX} {request.raw_digest[:12]} calls={done}"
+
+
+def decide(request: Request) -> Reply:
+    """The reply to one request; the same request always gets the same reply."""
+    if is_summary_request(request):
+        if wants_failure(request):
+            return Reply(kind="error", status=500, text="scripted failure during the summary")
+        return Reply(kind="summary", text=summary_text(request))
+    start = _directive_index(request)
+    directive = request.messages[start].text if start is not None else ""
+    usage_match = _USAGE.search(directive)
+    tokens = int(usage_match.group(1)) if usage_match else SMALL_USAGE
+    done = calls_done(request, start) if start is not None else 0
+    spawn = _find_tool(request, "spawn_agent")
+    if _SPAWN in directive and done == 0 and spawn:
+        arguments = {"message": SUBAGENT_PROMPT, "fork_context": True}
+        return Reply(kind="tool", tool=spawn, arguments=arguments, input_tokens=tokens)
+    calls_match = _CALLS.search(directive)
+    wanted = int(calls_match.group(1)) if calls_match else 0
+    if done < wanted:
+        name, arguments = _shell_call(request, done + 1)
+        return Reply(kind="tool", tool=name, arguments=arguments, input_tokens=tokens)
+    if wanted:  # the usage pushed each tool call over; the turn's answer reports little
+        tokens = SMALL_USAGE
+    return Reply(kind="text", text=f"harvest reply {request.raw_digest[:12]}", input_tokens=tokens)

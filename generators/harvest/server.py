@@ -1,0 +1,281 @@
+"""The scripted model server: loopback only, a bounded number of requests, a bounded lifetime.
+
+A harvest run starts one server per host run. It speaks the OpenAI Responses API
+(``POST /v1/responses``), Chat Completions (``POST /v1/chat/completions``) and ``GET
+/v1/models``; the answers come from ``script.decide``. Every request is logged (path, model,
+classification, usage reported): that log is the evidence of how many compactions the script
+caused, so the expected count never comes from a counter. The server refuses any address but
+127.0.0.1, answers 503 and shuts down once its request budget is spent, and shuts down by itself
+when its time is up, so a stuck host cannot keep it alive.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from . import script, wire
+
+LOOPBACK = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One request as the evidence records it."""
+
+    seq: int
+    method: str
+    path: str
+    model: str
+    classification: str  # "turn", "tool-call", "summary", "summary-failed", "models", "refused"
+    input_tokens: int
+    status: int
+    digest: str
+    thread: str = ""  # the host's session/thread id header, when it sends one
+    seconds: float = 0.0  # since the server started: the order of steps and requests
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = False
+
+    def __init__(self, owner: ScriptedServer) -> None:
+        self.owner = owner
+        super().__init__((LOOPBACK, 0), _Handler)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the owner's log is the record, stderr stays the host's."""
+
+    def _send_json(self, status: int, body: dict[str, Any]) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        owner = self.server.owner
+        if not owner.admit(self.command, self.path):
+            self._send_json(503, {"error": {"message": "harvest server: request budget spent"}})
+            return
+        if self.path.rstrip("/").endswith("/models"):
+            owner.record(self.command, self.path, "", "models", 0, 200, "")
+            models = [
+                {"id": name, "object": "model", "owned_by": "harvest"} for name in owner.models
+            ]
+            self._send_json(200, {"object": "list", "data": models, "models": models})
+            return
+        owner.record(self.command, self.path, "", "unknown", 0, 404, "")
+        self._send_json(404, {"error": {"message": "not found"}})
+
+    def do_POST(self) -> None:
+        owner = self.server.owner
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if not owner.admit(self.command, self.path):
+            self._send_json(503, {"error": {"message": "harvest server: request budget spent"}})
+            return
+        if self.path.rstrip("/").endswith("/responses"):
+            api = "responses"
+        elif self.path.rstrip("/").endswith("/chat/completions"):
+            api = "chat"
+        else:
+            owner.record(self.command, self.path, "", "unknown", 0, 404, "")
+            self._send_json(404, {"error": {"message": "not found"}})
+            return
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            owner.record(self.command, self.path, "", "bad-json", 0, 400, "")
+            self._send_json(400, {"error": {"message": "body is not JSON"}})
+            return
+        request = script.parse(api, body if isinstance(body, dict) else {})
+        owner.dump(self.path, dict(self.headers.items()), body)
+        reply = script.decide(request)
+        classification = {
+            "summary": "summary",
+            "error": "summary-failed",
+            "tool": "tool-call",
+            "text": "turn",
+        }[reply.kind]
+        digest = request.raw_digest[:12]
+        owner.record(
+            self.command,
+            self.path,
+            request.model,
+            classification,
+            reply.input_tokens if reply.kind != "error" else 0,
+            reply.status,
+            digest,
+            self.headers.get("session_id") or self.headers.get("conversation_id") or "",
+        )
+        if reply.kind == "error":
+            self._send_json(
+                reply.status, {"error": {"message": reply.text, "type": "server_error"}}
+            )
+            return
+        ident = f"{digest}{owner.count:04d}"
+        stream = body.get("stream", False) if isinstance(body, dict) else False
+        if not stream:
+            shape = wire.responses_json if api == "responses" else wire.chat_json
+            self._send_json(200, shape(reply, ident, request.model))
+            return
+        events = (wire.responses_events if api == "responses" else wire.chat_events)(
+            reply, ident, request.model
+        )
+        payload = b"".join(events)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+class ScriptedServer:
+    """A scripted model on 127.0.0.1 that ends itself after ``max_requests`` or ``max_seconds``."""
+
+    def __init__(
+        self,
+        max_requests: int = 200,
+        max_seconds: float = 300.0,
+        log_path: Path | None = None,
+        models: tuple[str, ...] = ("harvest-model",),
+        dump_dir: Path | None = None,
+    ) -> None:
+        self.max_requests = max_requests
+        self.max_seconds = max_seconds
+        self.log_path = log_path
+        self.models = models
+        self.dump_dir = dump_dir
+        self.entries: list[LogEntry] = []
+        self.count = 0
+        self._lock = threading.Lock()
+        self._httpd = _Server(self)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._timer = threading.Timer(max_seconds, self.stop)
+        self._timer.daemon = True
+        self._stopped = threading.Event()
+        self._stopping = False
+        self.started = 0.0
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """The bound (host, port): always the loopback address."""
+        host, port = self._httpd.server_address[:2]
+        return str(host), int(port)
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1``, what a host's provider config points at."""
+        host, port = self.address
+        return f"http://{host}:{port}/v1"
+
+    def start(self) -> ScriptedServer:
+        """Serve in a background thread and arm the lifetime timer."""
+        self.started = time.monotonic()
+        self._thread.start()
+        self._timer.start()
+        return self
+
+    def admit(self, method: str, path: str) -> bool:
+        """Count a request against the budget; past it, refuse and shut down."""
+        with self._lock:
+            if self.count >= self.max_requests:
+                over = True
+            else:
+                self.count += 1
+                over = False
+        if over:
+            self.record(method, path, "", "refused", 0, 503, "")
+            threading.Thread(target=self.stop, daemon=True).start()
+        return not over
+
+    def record(
+        self,
+        method: str,
+        path: str,
+        model: str,
+        classification: str,
+        input_tokens: int,
+        status: int,
+        digest: str,
+        thread: str = "",
+    ) -> None:
+        """Append one log entry (and one JSON line to the log file, if any)."""
+        with self._lock:
+            entry = LogEntry(
+                len(self.entries) + 1,
+                method,
+                path,
+                model,
+                classification,
+                input_tokens,
+                status,
+                digest,
+                thread,
+                round(time.monotonic() - self.started, 3),
+            )
+            self.entries.append(entry)
+            if self.log_path is not None:
+                with self.log_path.open("a", encoding="utf-8") as log:
+                    log.write(json.dumps(asdict(entry)) + "\n")
+
+    def dump(self, path: str, headers: dict[str, str], body: Any) -> None:
+        """Keep a request whole (debugging a new host version); only when a dump folder is set."""
+        if self.dump_dir is None:
+            return
+        self.dump_dir.mkdir(parents=True, exist_ok=True)
+        name = self.dump_dir / f"{self.count:04d}.json"
+        record = {"path": path, "headers": headers, "body": body}
+        name.write_text(json.dumps(record, indent=1), encoding="utf-8")
+
+    def stop(self) -> None:
+        """Stop serving (idempotent); safe from any thread, the timer's included."""
+        with self._lock:
+            if self._stopping:
+                return
+            self._stopping = True
+        self._timer.cancel()
+        if self._thread.is_alive():
+            self._httpd.shutdown()
+        self._httpd.server_close()
+        self._stopped.set()  # only once the socket is closed: wait() means "no longer listening"
+
+    @property
+    def stopped(self) -> bool:
+        """True once the server has shut down (budget, time or stop())."""
+        return self._stopped.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the server stops; True if it did."""
+        return self._stopped.wait(timeout)
+
+    def summaries(self) -> int:
+        """Summary requests answered (a host may send two for one compaction: pi's split turn)."""
+        return sum(1 for entry in self.entries if entry.classification == "summary")
+
+
+@contextmanager
+def serving(
+    max_requests: int = 200, max_seconds: float = 300.0, log_path: Path | None = None
+) -> Iterator[ScriptedServer]:
+    """A started server, stopped on exit whatever happens."""
+    server = ScriptedServer(max_requests, max_seconds, log_path).start()
+    try:
+        yield server
+    finally:
+        server.stop()

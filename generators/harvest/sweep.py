@@ -1,0 +1,30 @@
+"""The pinned version list ``tox -e harvest`` sweeps: one Codex version per era, three pi formats.
+
+Codex: 0.40.0 (first `compacted` lines, message only), 0.80.0 (summary prefix,
+``context_compacted``), 0.111.0 (fork and rollback copy the parent; ``thread/*`` methods), 0.130.0
+(``replacement_history``; manual ``thread/compact/start``), 0.150.1 (subagents marked
+``thread_source``), 0.166.0 (``history_base``, ordinals), 0.169.0 (window ids, usage fields).
+pi: 0.30.2 (session format v1), 0.50.7 (v3), 0.73.1 (v3, RPC fork).
+"""
+
+from __future__ import annotations
+
+from .hosts import codex, pi
+
+VERSIONS: dict[str, tuple[str, ...]] = {
+    "codex": ("0.40.0", "0.80.0", "0.111.0", "0.130.0", "0.150.1", "0.166.0", "0.169.0"),
+    "pi": ("0.30.2", "0.50.7", "0.73.1"),
+}
+
+
+def jobs() -> list[tuple[str, str, str]]:
+    """Every (host, version, scenario) of the sweep that the version can run."""
+    out: list[tuple[str, str, str]] = []
+    for host, module in (("codex", codex), ("pi", pi)):
+        for version in VERSIONS[host]:
+            out.extend(
+                (host, version, scenario)
+                for scenario in module.SCENARIOS
+                if module.supports(version, scenario)
+            )
+    return out

@@ -1,0 +1,56 @@
+"""The curated harvested files agree with their manifest and carry nothing of the machine."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+from rebootspec.generators.harvest import sanitize
+
+FOLDER = Path(__file__).resolve().parents[2] / "generators" / "harvest" / "harvested"
+RECORD = {"codex": "compacted", "pi": "compaction"}
+# Codex before 0.36.0 compacts but writes no record (C0): the files prove it, expected stays
+# what the script caused.
+NO_RECORDS = {("codex", "0.29.0"), ("codex", "0.34.0")}
+
+
+def _entries() -> list[dict[str, object]]:
+    with (FOLDER / "manifest.toml").open("rb") as manifest:
+        return list(tomllib.load(manifest)["file"])
+
+
+def _records(path: Path, host: str) -> int:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return sum(1 for line in lines if line.strip() and json.loads(line).get("type") == RECORD[host])
+
+
+def test_every_listed_file_exists_and_every_session_file_is_listed() -> None:
+    listed = {str(entry["file"]) for entry in _entries()}
+    on_disk = {
+        str(path.relative_to(FOLDER))
+        for path in FOLDER.rglob("*.jsonl")
+        if path.name != "server-log.jsonl"
+    }
+    assert listed == on_disk
+
+
+def test_records_in_each_file_are_what_the_manifest_says() -> None:
+    for entry in _entries():
+        host, version = str(entry["host"]), str(entry["version"])
+        records = _records(FOLDER / str(entry["file"]), host)
+        assert records == entry["records"], entry["file"]
+        if (host, version) in NO_RECORDS:
+            assert records == 0
+        elif entry["role"] in ("own", "revert"):
+            # A thread's own file holds exactly the compactions the script caused in it.
+            assert records == entry["expected"], entry["file"]
+        else:
+            # A fork or subagent holds its own plus what it copied from its parent.
+            assert records >= entry["expected"], entry["file"]
+
+
+def test_curated_files_are_under_two_megabytes_and_sanitised() -> None:
+    files = sorted(FOLDER.rglob("*"))
+    assert sum(path.stat().st_size for path in files if path.is_file()) < 2_000_000
+    assert sanitize.scan([path for path in files if path.suffix == ".jsonl"]) == []

@@ -1,0 +1,63 @@
+"""Real hosts write what the script caused (needs npm: REBOOTSPEC_HARVEST=1, tox -e harvest).
+
+The expectation is the server log; the file's records are counted here by their top-level
+type, never by the reference, so this checks the harvest itself, not a counter.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rebootspec.generators.harvest import sanitize
+from rebootspec.generators.harvest.run import harvest_one
+
+RECORD = {"codex": "compacted", "pi": "compaction"}
+
+
+def _records(path: Path, host: str) -> int:
+    count = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and json.loads(line).get("type") == RECORD[host]:
+            count += 1
+    return count
+
+
+@pytest.mark.harvest
+@pytest.mark.parametrize(
+    ("host", "version", "scenario", "expected"),
+    [
+        ("codex", "0.130.0", "auto-pre-turn", 2),
+        ("codex", "0.130.0", "auto-mid-turn", 3),
+        ("codex", "0.150.1", "failure", 0),
+        ("pi", "0.73.1", "auto-pre-turn", 2),
+        ("pi", "0.50.7", "manual", 2),
+    ],
+)
+def test_a_run_writes_the_compactions_the_script_caused(
+    tmp_path: Path, host: str, version: str, scenario: str, expected: int
+) -> None:
+    result = harvest_one(host, version, scenario, tmp_path / "run")
+    assert not result.error, result.error
+    (own,) = [t for t in result.data["threads"] if t["role"] == "own"]
+    assert own["caused"] == expected
+    path = tmp_path / "run" / own["file"]
+    assert _records(path, host) == expected
+    log = (tmp_path / "run" / "server-log.jsonl").read_text().splitlines()
+    assert log, "the server log is the evidence and must exist"
+    assert sanitize.scan([path]) == []
+    assert '"/home/dev/project"' in path.read_text() or "/home/dev" in path.read_text()
+
+
+@pytest.mark.harvest
+def test_a_codex_fork_copies_the_parent_and_adds_its_own(tmp_path: Path) -> None:
+    result = harvest_one("codex", "0.150.1", "fork", tmp_path / "run")
+    assert not result.error, result.error
+    roles = {t["role"]: t for t in result.data["threads"]}
+    assert roles["own"]["caused"] == 2 and roles["fork"]["caused"] == 1
+    fork = tmp_path / "run" / roles["fork"]["file"]
+    assert _records(fork, "codex") == 3  # 2 copied from the parent + 1 of its own
+    first = json.loads(fork.read_text().splitlines()[0])
+    assert first["payload"]["forked_from_id"] == roles["own"]["thread"]
