@@ -37,6 +37,10 @@ def main(argv: list[str]) -> int:
         from .harvest import cli
 
         return cli.main(argv[1:])
+    if argv[:1] == ["harvest-cases"]:  # the curated harvest -> corpus cases (issue 23)
+        from .harvest import corpus
+
+        return corpus.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m rebootspec.generators", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("build", help="write the generated cases into fixtures/")
@@ -61,6 +65,9 @@ def main(argv: list[str]) -> int:
     big_host.add_argument("--seed", type=int, default=1)
     big_host.add_argument("--out", required=True, help="the .jsonl file to write")
     commands.add_parser("harvest", help="real Codex/pi runs against a scripted model (needs npm)")
+    commands.add_parser(
+        "harvest-cases", help="the curated harvested files as corpus cases (--check compares)"
+    )
     args = parser.parse_args(argv)
     if args.command == "build":
         from .corpus import build as build_module

@@ -1,0 +1,236 @@
+"""``python -m rebootspec.generators harvest-cases``: the curated harvest becomes corpus cases.
+
+Every file of ``harvested/manifest.toml`` — written by a released Codex or pi against the scripted
+model — is one case (provenance ``harvest:HOST@VERSION/scenario``). Its expectation comes from the
+run's own record: ``expected``, the compactions the script caused in this thread per the server
+log. When the host caused compactions and the file records none (``records`` 0), the version is
+of an era that recorded no compaction, and the spec's answer is ``E-UNMEASURABLE`` (RBT-5); the
+reference is never run to decide.
+
+Case IDs are chosen once and kept in ``harvested/case_ids.toml``; ``--check`` compares the
+corpus with a fresh conversion (``tox -e corpus``), as ``build --check`` does for generated cases.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import orjson
+
+from ..corpus import casefile, ids
+
+HARVESTED = Path(__file__).resolve().parent / "harvested"
+MANIFEST = HARVESTED / "manifest.toml"
+REGISTRY = HARVESTED / "case_ids.toml"
+
+# What each scenario exercises: (rules, tags) by host, scenario and the file's role.
+CODEX_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
+    "manual": (["RBT-1", "CDX-3", "CDX-9"], ["codex-manual"]),
+    "auto-pre-turn": (["RBT-1", "CDX-3", "CDX-9"], ["codex-pre-turn"]),
+    "auto-mid-turn": (["RBT-1", "CDX-3", "CDX-9"], ["codex-mid-turn"]),
+    "failure": (["RBT-1", "CDX-3"], ["codex-failed-compaction"]),
+    "rollback": (["RBT-4", "CDX-6"], ["codex-rollback"]),
+}
+PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
+    "manual": (["RBT-1", "PIA-3"], []),
+    "auto-pre-turn": (["RBT-1", "PIA-3"], []),
+    "failure": (["RBT-1", "PIA-3"], ["pi-failed-compaction"]),
+}
+
+
+@dataclass(frozen=True)
+class Harvested:
+    """One file of the manifest, as a case."""
+
+    key: str  # host@version/scenario/role, the registry key
+    entry: dict[str, Any]
+    data: bytes
+
+    @property
+    def host(self) -> str:
+        return str(self.entry["host"])
+
+
+def load() -> list[Harvested]:
+    """The manifest's files with their bytes, in manifest order."""
+    with MANIFEST.open("rb") as handle:
+        entries = tomllib.load(handle)["file"]
+    out = []
+    for entry in entries:
+        key = f"{entry['host']}@{entry['version']}/{entry['scenario']}/{entry['role']}"
+        out.append(Harvested(key, entry, (HARVESTED / entry["file"]).read_bytes()))
+    return out
+
+
+def expectation(item: Harvested) -> dict[str, Any]:
+    """The run's record: the compactions caused, or E-UNMEASURABLE when none was recorded."""
+    caused, recorded = int(item.entry["expected"]), int(item.entry["records"])
+    if caused > 0 and recorded == 0:
+        return {"outcome": "reject", "error": "E-UNMEASURABLE", "line": 0}
+    return {"outcome": "count", "reboots": caused}
+
+
+def era(item: Harvested) -> str:
+    """The era from the file's shapes (informative metadata, read without any counter)."""
+    records = [_value(line) for line in item.data.splitlines() if line.strip()]
+    if item.host == "pi":
+        version = records[0].get("version") if records else None
+        return f"v{version}" if isinstance(version, int) and version >= 2 else "v1"
+    if not records or "type" not in records[0]:
+        return "C0"
+    kinds = {r.get("type") for r in records}
+    payloads = [r.get("payload") for r in records if isinstance(r.get("payload"), dict)]
+    if any("ordinal" in r for r in records):
+        return "C5"
+    if any("forked_from_id" in p or "replacement_history" in p for p in payloads):
+        return "C4"
+    if any(p.get("type") == "context_compacted" for p in payloads):
+        return "C3"
+    return "C1" if "compacted" in kinds else "C0"
+
+
+def _value(line: bytes) -> dict[str, Any]:
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """What the case exercises, from its scenario and role (and C0 when nothing was recorded)."""
+    scenario, role, version = item.entry["scenario"], item.entry["role"], item.entry["version"]
+    if expect["outcome"] == "reject":
+        tags = ["codex-unmeasurable", "rejection"]
+        if not item.data.startswith(b'{"timestamp"'):
+            tags.insert(0, "codex-legacy")
+        return ["RBT-5", "CDX-8", "ERR-14"], ["harvested", *tags]
+    if item.host == "pi":
+        rules, tags = PI_SCENARIOS.get(scenario, (["RBT-1", "PIA-3"], []))
+        if role == "fork":
+            rules, tags = ["RBT-3", "PIA-5"], ["pi-fork-copy"]
+        if era(item) == "v1":
+            tags = [*tags, "pi-v1"]
+        return rules, ["harvested", *tags]
+    rules, tags = CODEX_SCENARIOS.get(scenario, (["RBT-1", "CDX-3"], []))
+    if role in ("fork", "subagent", "revert"):
+        c5 = version_key(version) >= (0, 166)
+        kind = "codex-subagent-copy" if role == "subagent" else "codex-fork-copy"
+        rules = ["RBT-3", "CDX-5"] if role != "revert" else ["RBT-4", "CDX-5", "CDX-6"]
+        if role == "revert":
+            tags = ["codex-rollback", "codex-fork-base"]
+        elif c5 and role == "fork":
+            tags = ["codex-fork-base", "codex-ordinal"]
+        else:
+            tags = [kind, "codex-ordinal"] if c5 else [kind]
+    return rules, ["harvested", *tags]
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("-")[0].split(".") if part.isdigit())
+
+
+def title(item: Harvested, expect: dict[str, Any]) -> str:
+    entry = item.entry
+    name = "Codex" if item.host == "codex" else "pi"
+    role = "" if entry["role"] == "own" else f", the {entry['role']} file"
+    if expect["outcome"] == "reject":
+        answer = "no compaction recorded: unmeasurable"
+    else:
+        answer = f"{expect['reboots']} reboot{'' if expect['reboots'] == 1 else 's'}"
+    return f"real {name} {entry['version']} {entry['scenario']} run{role}; {answer}"
+
+
+def case_table(item: Harvested, case_id: str) -> dict[str, Any]:
+    """case.toml for one harvested file (spec/FIXTURES.md)."""
+    expect = expectation(item)
+    rules, tags = rules_and_tags(item, expect)
+    return {
+        "id": case_id,
+        "title": title(item, expect),
+        "host": item.host,
+        "rules": rules,
+        "tags": tags,
+        "era": era(item),
+        "container": "jsonl",
+        "provenance": item.entry["provenance"],
+        "comment": f"{item.entry['what']} Written by {item.entry['licence']}.",
+        "expect": expect,
+    }
+
+
+def registry() -> dict[str, str]:
+    if not REGISTRY.exists():
+        return {}
+    with REGISTRY.open("rb") as handle:
+        return {str(k): str(v) for k, v in tomllib.load(handle).items()}
+
+
+def assign_ids(items: list[Harvested], fixtures: Path) -> dict[str, str]:
+    """Choose IDs once for files that have none, and record them (never changed later)."""
+    known = registry()
+    used = ids.taken(fixtures) | set(ids.registry().values()) | set(known.values())
+    used |= set(ids.retired())
+    fresh = {}
+    for item in items:
+        if item.key not in known:
+            fresh[item.key] = ids.new_id(used, random.Random())
+            used.add(fresh[item.key])
+    if fresh:
+        with REGISTRY.open("a", encoding="utf-8") as handle:
+            if not known:
+                handle.write("# Case IDs of the harvested files (harvest-cases); chosen once.\n")
+            for key, value in fresh.items():
+                handle.write(f'"{key}" = "{value}"\n')
+    return {**known, **fresh}
+
+
+def differences(fixtures: Path) -> list[str]:
+    """How the corpus differs from a fresh conversion (empty: it matches)."""
+    table = registry()
+    problems = []
+    for item in load():
+        case_id = table.get(item.key)
+        if case_id is None:
+            problems.append(f"{item.key}: no case ID (run harvest-cases once)")
+            continue
+        folder = fixtures / case_id
+        want = casefile.render(case_table(item, case_id))
+        if not (folder / "case.toml").exists() or (folder / "case.toml").read_text("utf-8") != want:
+            problems.append(f"{case_id} ({item.key}): case.toml differs")
+        session = folder / "session.jsonl"
+        if not session.exists() or session.read_bytes() != item.data:
+            problems.append(f"{case_id} ({item.key}): session.jsonl differs")
+    return problems
+
+
+def write(fixtures: Path) -> int:
+    """Write every harvested case; returns how many."""
+    items = load()
+    table = assign_ids(items, fixtures)
+    for item in items:
+        folder = fixtures / table[item.key]
+        folder.mkdir(exist_ok=True)
+        (folder / "session.jsonl").write_bytes(item.data)
+        (folder / "case.toml").write_text(casefile.render(case_table(item, table[item.key])))
+    return len(items)
+
+
+def main(argv: list[str], out: TextIO = sys.stdout) -> int:
+    fixtures = ids.FIXTURES
+    if argv == ["--check"]:
+        problems = differences(fixtures)
+        for problem in problems:
+            out.write(f"{problem}\n")
+        out.write(f"{len(problems)} differences\n" if problems else "harvested cases match\n")
+        return 1 if problems else 0
+    if argv:
+        sys.stderr.write("usage: python -m rebootspec.generators harvest-cases [--check]\n")
+        return 2
+    out.write(f"wrote {write(fixtures)} harvested cases into {fixtures}\n")
+    return 0
