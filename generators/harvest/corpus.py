@@ -84,7 +84,7 @@ def era(item: Harvested) -> str:
     if not records or "type" not in records[0]:
         return "C0"
     kinds = {r.get("type") for r in records}
-    payloads = [r.get("payload") for r in records if isinstance(r.get("payload"), dict)]
+    payloads: list[dict[str, Any]] = [p for r in records if isinstance(p := r.get("payload"), dict)]
     if any("ordinal" in r for r in records):
         return "C5"
     if any("forked_from_id" in p or "replacement_history" in p for p in payloads):
