@@ -1,0 +1,46 @@
+"""The curated harvest as corpus cases: the expectation is the run's own record (issue 23)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rebootspec.generators.harvest import corpus
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+def item(**entry: Any) -> corpus.Harvested:
+    base = {"host": "codex", "version": "0.40.0", "scenario": "manual", "role": "own"}
+    return corpus.Harvested("k", {**base, **entry}, b'{"timestamp":"t","type":"session_meta"}\n')
+
+
+def test_the_corpus_holds_every_harvested_file_as_converted() -> None:
+    assert corpus.differences(FIXTURES) == []
+
+
+def test_compactions_caused_and_recorded_are_the_count() -> None:
+    assert corpus.expectation(item(expected=3, records=3)) == {"outcome": "count", "reboots": 3}
+
+
+def test_a_fork_counts_its_own_not_the_copies_it_holds() -> None:
+    own = item(role="fork", expected=1, records=3)
+    assert corpus.expectation(own) == {"outcome": "count", "reboots": 1}
+
+
+def test_compactions_the_host_did_not_record_make_the_file_unmeasurable() -> None:
+    c0 = item(version="0.34.0", expected=2, records=0)
+    assert corpus.expectation(c0) == {"outcome": "reject", "error": "E-UNMEASURABLE", "line": 0}
+
+
+def test_a_failed_compaction_that_wrote_nothing_is_zero() -> None:
+    failed = item(scenario="failure", expected=0, records=0)
+    assert corpus.expectation(failed) == {"outcome": "count", "reboots": 0}
+
+
+def test_every_harvested_case_names_its_provenance_and_host() -> None:
+    for harvested in corpus.load():
+        table = corpus.case_table(harvested, "ZZZZ")
+        assert table["provenance"].startswith(f"harvest:{harvested.host}@")
+        assert table["host"] == harvested.host
+        assert "harvested" in table["tags"]
