@@ -26,12 +26,14 @@ from rebootspec.reference import count_path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
-REALWORLD = Path(os.environ.get("REBOOTSPEC_REALWORLD", "/work/shared/realworld"))
+# The originals sit in ../shared beside the project root (the project's shared research folder).
+SHARED = ROOT.parent / "shared"
+REALWORLD = Path(os.environ.get("REBOOTSPEC_REALWORLD", str(SHARED / "realworld")))
 ALL_CASES = sorted(p for p in FIXTURES.glob("realworld-*") if (p / "case.toml").is_file())
 BYTE_EXACT = "none: byte-exact"
 # Spec 3.0: real rollouts and sessions of the other hosts (HST-1) are kept byte-exact beside
 # the VS Code exports; the reduction and the export checks below are VS Code's.
-HOSTS = Path(os.environ.get("REBOOTSPEC_REALWORLD_HOSTS", "/work/shared/realworld-hosts"))
+HOSTS = Path(os.environ.get("REBOOTSPEC_REALWORLD_HOSTS", str(SHARED / "realworld-hosts")))
 
 
 def host_of(case: Path) -> str:
