@@ -237,7 +237,10 @@ def is_unmeasurable(rollout: Rollout, version: str | None) -> bool:
         return False
     if version is None:
         return True
-    return version_key(version) < version_key(first_recording_version())
+    key = version_key(version)
+    if not any(key):  # 0.0.0: a build from source says nothing about its era (CDX-8)
+        return False
+    return key < version_key(first_recording_version())
 
 
 def first_recording_version() -> str:

@@ -259,6 +259,11 @@ def test_codex_a_compacted_record_is_never_c0(tmp_path: Path) -> None:
     assert count(path).reboots == 1
 
 
+def test_codex_a_build_from_source_is_measurable(tmp_path: Path) -> None:
+    path = write(tmp_path, [rec("session_meta", {"id": "x", "cli_version": "0.0.0"})])
+    assert count(path).reboots == 0
+
+
 def test_codex_first_recording_release_with_no_compaction_is_zero(tmp_path: Path) -> None:
     path = write(tmp_path, [rec("session_meta", {"id": "x", "cli_version": "0.36.0"})])
     assert count(path).reboots == 0
