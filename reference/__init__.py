@@ -55,10 +55,10 @@ def count_records_path(
     """A Codex rollout or a pi session, read by JSON value (JSV-1) by that host's reader."""
     from .hosts import CODEX, codex, pi
     from .jsonvalues import iter_values
-    from .replay import open_regular
+    from .replay import open_log
 
     notices: list[Notice] = []
-    with open_regular(path) as stream:
+    with open_log(path) as stream:
         values = iter_values(stream, notices)
         result = codex.count_records(values) if host == CODEX else pi.count_records(values)
     result.notices[:0] = notices
@@ -75,7 +75,7 @@ def count_vscode(path: str | os.PathLike[str], *, readable: bool = False) -> Cou
     readable path below, which is the definition, reads the file again and answers. Both give
     the same output on every input (tests/reference/test_fastpath.py).
     """
-    if not readable and _size(path) >= FAST_FROM_BYTES:
+    if not readable and not os.fspath(path).endswith(".zst") and _size(path) >= FAST_FROM_BYTES:
         from .fastpath import count_fast
 
         fast = count_fast(path)

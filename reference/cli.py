@@ -137,8 +137,8 @@ def main(
     if not os.path.lexists(path):  # PRO-2: the caller's mistake, not the log's
         err.write(f"error: {path}: cannot read: no such file\n")
         return EXIT_USAGE
-    if os.path.splitext(path)[1] not in (".json", ".jsonl"):
-        err.write(f"error: {path}: not a .json or .jsonl file\n")
+    if os.path.splitext(path)[1] not in (".json", ".jsonl") and not path.endswith(".jsonl.zst"):
+        err.write(f"error: {path}: not a .json, .jsonl or .jsonl.zst file\n")
         return EXIT_USAGE
     try:
         result = count_with_retry(path, args.retry, args.readable, args.host)

@@ -9,6 +9,7 @@ The file is streamed: memory is the state plus the longest line, never the whole
 
 from __future__ import annotations
 
+import io
 import json  # the slow path only (bytes orjson refuses); imported once per process
 import math
 import os
@@ -329,7 +330,6 @@ def replay_stream(stream: BinaryIO) -> Replay:
 
 def replay_bytes(data: bytes) -> Replay:
     """Replay a `.jsonl` log held in memory (tests and generators use this)."""
-    import io
 
     return replay_stream(io.BytesIO(data))
 
@@ -374,10 +374,53 @@ def is_export(state: dict[str, Any]) -> bool:
 
 def load_path(path: str | os.PathLike[str]) -> Replay:
     """Read a session file; the extension chooses the container (LEG-1)."""
-    with open_regular(path) as stream:
+    with open_log(path) as stream:
         if os.path.splitext(os.fspath(path))[1] == ".json":
             return load_flat(stream.read())
         return replay_stream(stream)
+
+
+COMPRESSED = ".zst"  # CDX-7: a zstd-compressed log (Codex compresses idle rollouts)
+
+
+def open_log(path: str | os.PathLike[str]) -> BinaryIO:
+    """The bytes of a session file: a regular file (ERR-12), decompressed when it is `.zst`.
+
+    A `.jsonl.zst` is read as the `.jsonl` it holds (CDX-7); zstandard is imported only then.
+    Bytes that are not zstd data end the read with E-READ (the file cannot be read as a log).
+    """
+    stream = open_regular(path)
+    if not os.fspath(path).endswith(COMPRESSED):
+        return stream
+    import zstandard
+
+    reader = zstandard.ZstdDecompressor().stream_reader(stream, closefd=True)
+    return io.BufferedReader(_ZstdRaw(reader, os.fspath(path)))
+
+
+class _ZstdRaw(io.RawIOBase):
+    """A raw stream over zstandard's reader that turns its errors into E-READ (ERR-12, CDX-7)."""
+
+    def __init__(self, reader: Any, name: str) -> None:
+        super().__init__()
+        self._reader = reader
+        self.name = name
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        import zstandard
+
+        try:
+            return int(self._reader.readinto(buffer))
+        except zstandard.ZstdError as error:
+            raise Rejection(0, E_READ, f"not a zstd-compressed log ({error})") from None
+
+    def close(self) -> None:
+        if not self.closed:
+            self._reader.close()
+        super().close()
 
 
 def open_regular(path: str | os.PathLike[str]) -> BinaryIO:

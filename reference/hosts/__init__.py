@@ -44,12 +44,12 @@ def classify(value: Any) -> str | None:
 
 def detect(path: str | os.PathLike[str]) -> str:
     """HST-2: the host of the file at `path`, from its first value; E-HOST when none (ERR-13)."""
-    from ..replay import BOM, open_regular, parse_json
+    from ..replay import BOM, open_log, parse_json
 
     name = os.fspath(path)
     if name.endswith(".json"):
         return VSCODE  # LEG-1: one JSON document is a VS Code session or export
-    with open_regular(path) as stream:
+    with open_log(path) as stream:
         head = stream.read(PEEK)
         body = head[len(BOM) :] if head.startswith(BOM) else head
         start = len(body) - len(body.lstrip(b"\n"))

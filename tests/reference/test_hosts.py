@@ -347,3 +347,25 @@ def test_pi_v1_branch_copy_file_of_only_inherited_entries_is_zero(tmp_path: Path
     ]
     result = count(write(tmp_path, records))
     assert (result.reboots, result.era, result.inherited) == (0, "v1", [2])
+
+
+# CDX-7: compressed rollouts ------------------------------------------------------------------
+
+
+def test_a_zstd_compressed_rollout_is_read_as_the_jsonl_it_holds(tmp_path: Path) -> None:
+    import zstandard
+
+    plain = write(tmp_path, [meta(), compacted(), compacted("again")])
+    packed = tmp_path / "rollout.jsonl.zst"
+    packed.write_bytes(zstandard.ZstdCompressor().compress(plain.read_bytes()))
+    out = io.StringIO()
+    assert main(["count", str(packed)], out, io.StringIO()) == 0
+    assert orjson.loads(out.getvalue())["reboots"] == 2
+
+
+def test_a_zst_file_that_is_not_zstd_is_e_read(tmp_path: Path) -> None:
+    broken = tmp_path / "rollout.jsonl.zst"
+    broken.write_bytes(b'{"timestamp": "not compressed"}\n')
+    err = io.StringIO()
+    assert main(["count", str(broken)], io.StringIO(), err) == 1
+    assert err.getvalue().startswith(f"error: {broken}:0: E-READ: not a zstd-compressed log")
