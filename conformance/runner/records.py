@@ -108,11 +108,13 @@ def check_case(
     missing = profile.missing(case)
     base = _base(case, expected)
     reason = divergence.reason if divergence else None
-    if not profile.claims_host(case.host):  # HST-1: another host's case is never a failure
-        detail = (
-            f"not claimed: the candidate counts {', '.join(sorted(profile.hosts or ()))}, "
-            f"not {case.host} logs"
-        )
+    other_host = not profile.claims_host(case.host)  # HST-1: never a failure
+    if other_host or missing:
+        if other_host:
+            counted = ", ".join(sorted(profile.hosts or ()))
+            detail = f"not claimed: the candidate counts {counted}, not {case.host} logs"
+        else:
+            detail = f"not claimed by profile {profile.name}: {', '.join(missing)}"
         return Record(
             **base,
             actual=None,
@@ -120,17 +122,7 @@ def check_case(
             gate=Gate.NOT_CLAIMED,
             detail=detail,
             divergence=reason,
-        )
-    if missing:
-        detail = f"not claimed by profile {profile.name}: {', '.join(missing)}"
-        return Record(
-            **base,
-            actual=None,
-            outcome=Outcome.NOT_CLAIMED,
-            gate=Gate.NOT_CLAIMED,
-            detail=detail,
-            divergence=reason,
-            missing_tags=missing,
+            missing_tags=[] if other_host else missing,
         )
     if expected is None:
         detail = "no snapshot pins this case: review case.toml, then run with --snapshot-update"

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..answer import RecordCount
 from ..errors import E_UNMEASURABLE, Rejection
+from ..replay import _as_int
 
 HOST = "codex"
 
@@ -70,7 +71,7 @@ class Rollout:
         payload = value.get("payload")
         if index == 0 and kind is None and "kind" not in value:
             self.legacy = "id" in value and "timestamp" in value
-        ordinal = _integer(value.get("ordinal"))
+        ordinal = _as_int(value.get("ordinal"))
         if ordinal is not None:
             self.marks.add("C5")
         stamp = value.get("timestamp")
@@ -166,7 +167,7 @@ def count_records(records: Iterable[tuple[int, Any]]) -> RecordCount:
 def split_inherited(rollout: Rollout) -> tuple[list[Compaction], list[Compaction]]:
     """The thread's own compactions and the inherited ones (RBT-3, CDX-5)."""
     meta = rollout.meta or {}
-    start = _integer(meta.get("subagent_history_start_ordinal"))
+    start = _as_int(meta.get("subagent_history_start_ordinal"))
     if start is not None:  # CDX-5 (1): the copy is marked by ordinals
         inherited = [c for c in rollout.compactions if c.ordinal is not None and c.ordinal < start]
     elif _has_c5_base(meta) or rollout.copy_start is None:  # CDX-5 (1), (3): nothing copied
@@ -264,16 +265,6 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 # helpers --------------------------------------------------------------------------------------
-
-
-def _integer(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
 
 
 def _has_c5_base(meta: dict[str, Any]) -> bool:
