@@ -50,7 +50,7 @@ COMMANDS: dict[str, Command] = {
         ".commands.run:run",
     ),
     "smoke": Command(
-        "five easy cases: is the candidate's adapter wired right?",
+        "easy cases, one per kind of answer and host: is the candidate's adapter wired right?",
         'rebootspec smoke --candidate "./mytool count"',
         ".commands.smoke:cli",
     ),

@@ -1,4 +1,4 @@
-"""`rebootspec smoke`: five easy cases, to see that a candidate's adapter is wired right.
+"""`rebootspec smoke`: a few easy cases, to see that a candidate's adapter is wired right.
 
 It takes the same settings as `rebootspec run` where they apply (conformance/options.py), so a
 candidate configured through CONFORMANCE_CANDIDATE is the one smoke-tested.
@@ -23,9 +23,10 @@ PROG = "rebootspec smoke"
 def build_parser() -> argparse.ArgumentParser:
     parser = UsageParser(
         prog=PROG,
-        description="Five easy cases (a count, a Push, a phantom, a rejection, a legacy .json): "
-        "exit 0 when the candidate gets all five right. Each option is also read from the "
-        "CONFORMANCE_* variable shown, as for `rebootspec run`.",
+        description="Easy cases (VS Code: a count, a Push, a phantom, a rejection, a legacy "
+        ".json; a Codex rollout; a pi session): exit 0 when the candidate gets every case it "
+        "claims right (--hosts leaves the other hosts' cases out). Each option is also read "
+        "from the CONFORMANCE_* variable shown, as for `rebootspec run`.",
         epilog='example: rebootspec smoke --candidate "./mytool count"',
     )
     add_settings(parser.add_argument, SMOKE_SETTINGS)

@@ -48,7 +48,7 @@ def smoke(root: Path, snaps: Path, *args: str) -> subprocess.CompletedProcess[st
 def test_reference_is_wired_right(tmp_path: Path) -> None:
     root, snaps, _ = corpus(tmp_path)
     result = smoke(root, snaps)
-    assert result.returncode == 0 and "OK: the adapter is wired right (5 of 5" in result.stdout
+    assert result.returncode == 0 and "OK: the adapter is wired right (5 cases pass" in result.stdout
 
 
 def test_wrong_answer_key_gets_a_hint(tmp_path: Path) -> None:
@@ -82,3 +82,14 @@ def test_an_export_or_a_changed_count_is_not_the_legacy_pick(tmp_path: Path) -> 
     chosen = dict(choose(load_corpus(root)))
     legacy = chosen["legacy json"]
     assert legacy is not None and legacy.id == ids["legacy"]
+
+
+def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
+    chosen = dict(choose(load_corpus(REPO_ROOT / "fixtures")))
+    codex, pi = chosen["codex rollout"], chosen["pi session"]
+    assert codex is not None and codex.host == "codex" and codex.expect["reboots"] > 0
+    assert pi is not None and pi.host == "pi" and pi.expect["reboots"] > 0
+    # The VS Code picks stay VS Code cases: a counter of VS Code alone smoke-tests its adapter.
+    hosts = ("codex rollout", "pi session")
+    others = [case for label, case in chosen.items() if label not in hosts]
+    assert all(case is not None and case.host == "vscode" for case in others)
