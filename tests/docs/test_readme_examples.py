@@ -42,6 +42,8 @@ SKIPPED = {
 # Placeholders of the README -> what the reader would have in their place.
 SUBSTITUTIONS = {
     "path/to/<sessionId>.jsonl": "sessions/1b2c.jsonl",
+    "~/.codex/sessions/2026/02/23/rollout-2026-02-23T12-54-34-<id>.jsonl": "sessions/rollout.jsonl",
+    "~/.pi/agent/sessions/--home-me-project--/<time>_<id>.jsonl": "sessions/pi.jsonl",
     "/opt/mytool-1.3/bin/mytool": "./mytool",
     "/opt/mytool-1.4/bin/mytool": "./mytool",
     "--budget 20": "--budget 5 --examples 10",
@@ -72,6 +74,13 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     mytool.chmod(mytool.stat().st_mode | stat.S_IXUSR)
     (home / "sessions").mkdir()
     shutil.copyfile(SESSION, home / "sessions" / "1b2c.jsonl")
+    # The README's Codex and pi examples: the real logs of the corpus (spec 3.0).
+    codex, pi = (
+        ROOT / "fixtures" / "realworld-codex-localpush",
+        ROOT / "fixtures" / "realworld-pi-mono-session",
+    )
+    shutil.copyfile(codex / "session.jsonl", home / "sessions" / "rollout.jsonl")
+    shutil.copyfile(pi / "session.jsonl", home / "sessions" / "pi.jsonl")
     corpus = home / "corpus"
     for case_id in SMALL_CORPUS:
         shutil.copytree(ROOT / "fixtures" / case_id, corpus / case_id)
