@@ -44,3 +44,21 @@ def test_every_harvested_case_names_its_provenance_and_host() -> None:
         assert table["provenance"].startswith(f"harvest:{harvested.host}@")
         assert table["host"] == harvested.host
         assert "harvested" in table["tags"]
+
+
+def test_a_host_that_records_a_compaction_its_failed_summary_meant_to_stop_is_flagged(
+    tmp_path: Path,
+) -> None:
+    from rebootspec.generators.harvest import cli
+
+    session = tmp_path / "s.jsonl"
+    session.write_text('{"type":"session"}\n{"type":"compaction","summary":"No prior history."}\n')
+    thread = {"role": "own", "caused": 0, "file": "s.jsonl"}
+    data = {"failed_summaries": 3}
+    recorded = cli.compaction_records(session)
+    assert recorded == 1
+    assert cli._host_differs(thread, data, recorded, "1")
+    # A reference that answered otherwise is a plain disagreement, never excused.
+    assert not cli._host_differs(thread, data, recorded, "0")
+    # Without failed summaries there is nothing the host did differently: a disagreement.
+    assert not cli._host_differs(thread, {"failed_summaries": 0}, recorded, "1")
