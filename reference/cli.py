@@ -45,7 +45,7 @@ EXAMPLES = {
     "  |  %(prog)s ~/.pi/agent/sessions/--home-me-proj--/<time>_<id>.jsonl",
     "explain": "examples: %(prog)s session.jsonl | less  |  %(prog)s --session 634638ae",
 }
-EXAMPLES["count"] += "  |  %(prog)s --session 634638ae (a session of any host, by a unique id prefix)"
+EXAMPLES["count"] += "  |  %(prog)s --session 634638ae (any host's session, by a unique id prefix)"
 VSCODE_USER_DATA_ENV = "REBOOTSPEC_VSCODE_USER_DATA_DIR"  # stores.py's, not imported here
 HOST_CHOICES = ("vscode", "codex", "pi")  # HST-1 (reference.hosts.HOSTS, not imported here)
 
