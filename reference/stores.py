@@ -137,6 +137,10 @@ STORES: tuple[Store, ...] = (
 )
 
 
+# The platform the roots are found for; tests set it to build other platforms' fake homes.
+PLATFORM = sys.platform
+
+
 @dataclass(frozen=True)
 class Root:
     """One base folder on this machine, and the variable that chose it (None: the default)."""
@@ -172,7 +176,7 @@ def roots(
 ) -> list[Root]:
     """Every base folder to look in, for the given hosts (all by default), in table order."""
     env = os.environ if env is None else env
-    platform = platform or sys.platform
+    platform = platform or PLATFORM
     home = home_of(env, platform)
     found: list[Root] = []
     for base in BASES:

@@ -119,7 +119,7 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     walked = scan([] if args.path else roots(hosts), args.path or ())
     items = _select(walked.found, hosts if args.path is None else None, args.since)
     started = time.perf_counter()
-    rows = count_all(items, args.jobs, progress=err.isatty())
+    rows = count_all(items, args.jobs, progress=err if err.isatty() else None)
     seconds = time.perf_counter() - started
     rows = [r for r in rows if hosts is None or r["host"] in hosts]
     if args.since is not None:
@@ -151,9 +151,13 @@ def _select(found: list[Found], hosts: tuple[str, ...] | None, since: float | No
     return [item for _, item in sized]
 
 
-def count_all(items: Sequence[Found], jobs: int, progress: bool = False) -> list[Row]:
-    """Every file's row, on `jobs` processes; a dead worker is a warning on its files' rows."""
-    update = _progress(len(items)) if progress else None
+def count_all(items: Sequence[Found], jobs: int, progress: TextIO | None = None) -> list[Row]:
+    """Every file's row, on `jobs` processes; a dead worker is a warning on its files' rows.
+
+    `progress`: a terminal to draw a progress bar on (the caller passes one only when stderr is
+    a TTY, so a pipe or a log file never gets bar noise).
+    """
+    update = _progress(len(items), progress) if progress is not None else None
     rows: list[Row] = []
     if processes(len(items), jobs) == 1:
         for item in items:
@@ -185,11 +189,11 @@ def processes(files: int, jobs: int) -> int:
     return 1 if jobs <= 1 or files < SERIAL_BELOW else jobs
 
 
-def _progress(total: int) -> Callable[..., None]:
-    """A tqdm bar on stderr (only on a terminal: the caller checks), as one update function."""
+def _progress(total: int, stream: TextIO) -> Callable[..., None]:
+    """A tqdm bar on `stream` (imported only here: a listing in a pipe never loads it)."""
     from tqdm import tqdm
 
-    bar = tqdm(total=total, unit="file", desc="counting", file=sys.stderr, leave=False)
+    bar = tqdm(total=total, unit="file", desc="counting", file=stream, leave=False)
 
     def update(done: int, close: bool = False) -> None:
         bar.update(done)
