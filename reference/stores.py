@@ -122,8 +122,8 @@ STORES: tuple[Store, ...] = (
         "archived_sessions",
         True,
         CODEX_NAME,
-        "openai/codex codex-rs/core/src/rollout (archived threads are moved to "
-        "archived_sessions/; idle rollouts may be compressed to .jsonl.zst)",
+        "openai/codex codex-rs/app-server/src/codex_message_processor.rs (archiving moves a "
+        "rollout to archived_sessions/); codex-rs/rollout/src/compression.rs (.jsonl.zst)",
     ),
     Store(
         "pi",
