@@ -58,17 +58,16 @@ class Scan:
 def scan(roots: Iterable[Root], paths: Iterable[str] = ()) -> Scan:
     """Walk every store under each root, then each extra path (`--path`)."""
     result = Scan()
-    seen: set[tuple[int, int]] = set()
     for root in roots:
         exists = os.path.isdir(root.path)
         result.looked.append((root, exists))
         if exists:
             for store in STORES:
                 if store.host == root.host:
-                    _walk_store(root.path, store, result, seen)
+                    _walk_store(root.path, store, result)
     for path in paths:
         result.looked.append((Root("any", path, "--path"), os.path.exists(path)))
-        _walk_path(path, result, seen)
+        _walk_path(path, result)
     return result
 
 
@@ -80,7 +79,9 @@ def lookup(prefix: str, found: Iterable[Found]) -> list[Found]:
     return exact or matches
 
 
-def _walk_store(base: str, store: Store, result: Scan, seen: set[tuple[int, int]]) -> None:
+def _walk_store(base: str, store: Store, result: Scan) -> None:
+    """One store under one base; the folders it walks are remembered to break link loops."""
+    seen: set[tuple[int, int]] = set()
     folders = [base]
     for segment in store.folders.split("/"):
         following: list[str] = []
@@ -95,7 +96,7 @@ def _walk_store(base: str, store: Store, result: Scan, seen: set[tuple[int, int]
         _walk_folder(folder, result, seen, store.recursive, label, store)
 
 
-def _walk_path(path: str, result: Scan, seen: set[tuple[int, int]]) -> None:
+def _walk_path(path: str, result: Scan) -> None:
     """`--path`: a host's base folder (any store's layout under it), else a plain folder."""
     if not os.path.isdir(path):
         if os.path.lexists(path):
@@ -107,9 +108,9 @@ def _walk_path(path: str, result: Scan, seen: set[tuple[int, int]]) -> None:
     for store in STORES:
         top = store.folders.split("/")[0]
         if os.path.isdir(os.path.join(path, top)):
-            _walk_store(path, store, result, seen)
+            _walk_store(path, store, result)
     if len(result.found) == before:
-        _walk_folder(path, result, seen, True, "path", None)
+        _walk_folder(path, result, set(), True, "path", None)
 
 
 def _walk_folder(

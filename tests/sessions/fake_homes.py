@@ -102,7 +102,7 @@ def _copy(case: str, target: Path) -> Path:
 
 def make_home(tmp_path: Path, platform: str = "linux", xdg: bool = False) -> FakeHome:
     home = tmp_path / "home"
-    home.mkdir()
+    home.mkdir(parents=True)
     env = {"USERPROFILE" if platform == "win32" else "HOME": str(home)}
     if platform == "win32":
         env["APPDATA"] = str(home / "AppData" / "Roaming")

@@ -33,7 +33,9 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(params=PLATFORMS)
-def home(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeHome:
+def home(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> FakeHome:
     fake = make_home(tmp_path, request.param)
     use(fake, monkeypatch)
     return fake
@@ -170,7 +172,10 @@ def test_as_a_user_runs_it(tmp_path: Path) -> None:
     path = home.add_vscode(VS_ID)
     done = subprocess.run(
         [sys.executable, "-m", "rebootspec.conformance", "count", "--session", VS_ID[:6]],
-        capture_output=True, text=True, timeout=60, env=subprocess_env(home),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=subprocess_env(home),
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert orjson.loads(done.stdout)["file"] == str(path)
@@ -182,6 +187,9 @@ def test_as_a_user_runs_it(tmp_path: Path) -> None:
     )
     lean = subprocess.run(
         [sys.executable, "-c", probe, str(path)],
-        capture_output=True, text=True, timeout=60, env=subprocess_env(home),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=subprocess_env(home),
     )
     assert lean.stderr.splitlines()[-1] == "[]"

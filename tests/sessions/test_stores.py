@@ -61,8 +61,12 @@ def test_vscode_s_own_portable_and_appdata_variables_are_followed() -> None:
     env = {"HOME": HOME, "VSCODE_PORTABLE": "/p", "VSCODE_APPDATA": "/va"}
     found = paths(env, "linux", "vscode")
     assert found[0] == os.path.join("/p", "user-data")
-    assert found[1:] == [os.path.join("/va", "Code"), os.path.join("/va", "Code - Insiders"),
-                         os.path.join("/va", "VSCodium"), os.path.join("/va", "Code - OSS")]
+    assert found[1:] == [
+        os.path.join("/va", "Code"),
+        os.path.join("/va", "Code - Insiders"),
+        os.path.join("/va", "VSCodium"),
+        os.path.join("/va", "Code - OSS"),
+    ]
 
 
 @pytest.mark.parametrize(
