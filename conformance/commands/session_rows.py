@@ -54,6 +54,8 @@ def count_row(item: Found) -> Row:
         _fill(row, item.path)
     except Rejection as rejection:  # ERR-10: the code, and where
         _warn(row, rejection.code, f"line {rejection.line}: {rejection.reason}")
+    except FileNotFoundError:  # listed, then gone: deleted or moved (archived) meanwhile
+        _warn(row, E_READ, "the file vanished while the scan ran")
     except OSError as error:
         _warn(row, E_READ, f"cannot read: {error.strerror or error}")
     except MemoryError:

@@ -31,6 +31,8 @@ from .session_rows import E_INTERNAL, Row, count_batch
 
 SERIAL_BELOW = 24  # fewer files than this are counted in this process: a pool costs more
 MAX_BATCH = 32  # files per pool task (small enough that the cores share the tail evenly)
+# ProcessPoolExecutor refuses more than 61 workers on Windows (WaitForMultipleObjects' limit).
+MAX_WORKERS = 61 if sys.platform == "win32" else 1024
 TITLE_WIDTH = 48
 ID_MIN = 8  # ids are shown by their shortest unique prefix, at least this long
 
@@ -45,10 +47,10 @@ then: rebootspec explain --session ID (any unique prefix of an id shown)"""
 def build_parser() -> argparse.ArgumentParser:
     parser = UsageParser(
         prog="rebootspec sessions",
-        description="List every session of VS Code Copilot Chat, Codex CLI and pi on this "
-        "machine, newest first, with its reboot count and warnings. The stores are looked up "
-        f"as spec/STORES.md says ({VSCODE_USER_DATA_ENV}, CODEX_HOME and PI_CODING_AGENT_DIR "
-        "move them).",
+        description="List every session of VS Code Copilot Chat, Codex CLI and pi on this\n"
+        "machine, newest first, with its reboot count and warnings. The stores are looked\n"
+        f"up as spec/STORES.md says ({VSCODE_USER_DATA_ENV},\n"
+        "CODEX_HOME and PI_CODING_AGENT_DIR move them).",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -167,7 +169,7 @@ def count_all(items: Sequence[Found], jobs: int, progress: TextIO | None = None)
     else:
         size = max(1, min(MAX_BATCH, len(items) // (jobs * 8)))
         batches = [list(items[i : i + size]) for i in range(0, len(items), size)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, MAX_WORKERS)) as pool:
             futures: dict[Future[list[Row]], list[Found]] = {
                 pool.submit(count_batch, batch): batch for batch in batches
             }
@@ -191,8 +193,12 @@ def processes(files: int, jobs: int) -> int:
 
 def _progress(total: int, stream: TextIO) -> Callable[..., None]:
     """A tqdm bar on `stream` (imported only here: a listing in a pipe never loads it)."""
+    import tqdm as progress_bars
     from tqdm import tqdm
 
+    # No monitor thread: worker processes are forked while the bar is drawn, and a fork with
+    # a live thread in the parent can deadlock.
+    progress_bars.tqdm.monitor_interval = 0
     bar = tqdm(total=total, unit="file", desc="counting", file=stream, leave=False)
 
     def update(done: int, close: bool = False) -> None:
