@@ -52,9 +52,7 @@ def build_store(home: Path, sessions: int, kb: float) -> int:
     templates = home / "templates"
     templates.mkdir(parents=True)
     writers = (write_big_session, write_big_codex, write_big_pi)
-    made = [
-        [templates / f"{w.__name__}-{s}.jsonl" for s in range(TEMPLATES)] for w in writers
-    ]
+    made = [[templates / f"{w.__name__}-{s}.jsonl" for s in range(TEMPLATES)] for w in writers]
     for writer, paths in zip(writers, made, strict=True):
         for seed, path in enumerate(paths, 1):
             writer(path, kb / 1000, seed=seed)
@@ -68,7 +66,8 @@ def build_store(home: Path, sessions: int, kb: float) -> int:
             target = folder / "chatSessions" / f"{ident}.jsonl"
         elif host == 1:
             day = f"2026/{1 + index % 12:02d}/{1 + index % 28:02d}"
-            target = home / ".codex" / "sessions" / day / f"rollout-2026-01-01T10-00-00-{ident}.jsonl"
+            name = f"rollout-2026-01-01T10-00-00-{ident}.jsonl"
+            target = home / ".codex" / "sessions" / day / name
         else:
             target = home / ".pi" / "agent" / "sessions" / f"--p{index % 40}--"
             target = target / f"2026-01-01T10-00-00-000Z_{ident}.jsonl"
@@ -86,9 +85,7 @@ def listing(home: Path, jobs: int) -> tuple[float, int]:
     env["HOME"] = str(home)
     argv = [sys.executable, "-m", "rebootspec.conformance", "sessions", "--json"]
     started = time.perf_counter()
-    done = subprocess.run(
-        [*argv, "--jobs", str(jobs)], capture_output=True, env=env, check=False
-    )
+    done = subprocess.run([*argv, "--jobs", str(jobs)], capture_output=True, env=env, check=False)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"sessions failed ({done.returncode}): {done.stderr.decode()[-500:]}")
