@@ -41,8 +41,13 @@ COMMANDS: dict[str, Command] = {
     ),
     "explain": Command(
         "a timeline of one log: every event, phantom and warning (the reference)",
-        "rebootspec explain session.jsonl",
+        "rebootspec explain --session 634638ae",
         ".commands.reference:explain",
+    ),
+    "sessions": Command(
+        "every session of VS Code, Codex and pi on this machine with its count, newest first",
+        "rebootspec sessions --since 7d",
+        ".commands.sessions:cli",
     ),
     "run": Command(
         "run the conformance suite against a candidate (pytest arguments work too)",

@@ -43,8 +43,10 @@ EXAMPLES = {
     "count": "examples: %(prog)s ~/.config/Code/User/workspaceStorage/*/chatSessions/1b2c.jsonl"
     "  |  %(prog)s ~/.codex/sessions/2026/02/23/rollout-2026-02-23T12-54-34-<id>.jsonl"
     "  |  %(prog)s ~/.pi/agent/sessions/--home-me-proj--/<time>_<id>.jsonl",
-    "explain": "example: %(prog)s session.jsonl | less",
+    "explain": "examples: %(prog)s session.jsonl | less  |  %(prog)s --session 634638ae",
 }
+EXAMPLES["count"] += "  |  %(prog)s --session 634638ae (any host's session, by a unique id prefix)"
+VSCODE_USER_DATA_ENV = "REBOOTSPEC_VSCODE_USER_DATA_DIR"  # stores.py's, not imported here
 HOST_CHOICES = ("vscode", "codex", "pi")  # HST-1 (reference.hosts.HOSTS, not imported here)
 
 
@@ -58,8 +60,16 @@ def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text, description=text, epilog=EXAMPLES[name])
         sub.add_argument(
             "path",
+            nargs="?",
             help="a session file: VS Code (.jsonl log, .json session or export), a Codex "
             "rollout or a pi session (.jsonl); the content says which host wrote it (HST-2)",
+        )
+        sub.add_argument(
+            "--session",
+            metavar="ID",
+            help="instead of a path: the session with this id (or a unique prefix of it) in "
+            "the stores of VS Code, Codex and pi on this machine (spec/STORES.md; "
+            f"{VSCODE_USER_DATA_ENV}, CODEX_HOME, PI_CODING_AGENT_DIR move them)",
         )
         sub.add_argument(
             "--host",
@@ -133,7 +143,17 @@ def main(
         args = build_parser(prog).parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
-    path: str = args.path
+    found: dict[str, str] = {}
+    if (args.path is None) == (args.session is None):
+        err.write("usage error: give a session file or --session ID, not both (try --help)\n")
+        return EXIT_USAGE
+    if args.session is not None:
+        from .session_lookup import resolve  # only here: `count PATH` stays lean
+
+        code = resolve(args.session, found, err)
+        if code != EXIT_ANSWER:
+            return code
+    path: str = found.get("file", args.path)
     if not os.path.lexists(path):  # PRO-2: the caller's mistake, not the log's
         err.write(f"error: {path}: cannot read: no such file\n")
         return EXIT_USAGE
@@ -157,8 +177,13 @@ def main(
         )
         return EXIT_INTERNAL
     if args.command == "count":
-        out.write(orjson.dumps(result.to_json()).decode() + "\n")
-    elif isinstance(result, RecordCount):
+        answer = result.to_json()
+        answer.update(found)  # --session: which file was counted, and its full id
+        out.write(orjson.dumps(answer).decode() + "\n")
+        return EXIT_ANSWER
+    if found:
+        out.write(f"file: {found['file']}  (session {found['session']})\n")
+    if isinstance(result, RecordCount):
         out.write(explain_records(result))
     else:
         out.write(explain(result))

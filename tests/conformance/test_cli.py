@@ -13,6 +13,7 @@ from rebootspec.conformance.cli import COMMANDS, main
 EXPECTED = [
     "count",
     "explain",
+    "sessions",
     "run",
     "smoke",
     "compare",

@@ -26,6 +26,16 @@ README = ROOT / "README.md"
 SESSION = ROOT / "fixtures" / "3TJU" / "session.jsonl"  # two reboots
 SMALL_CORPUS = ("2BL5", "DFZD", "233D", "23NP", "272F")
 
+# What could point `rebootspec sessions` at the machine's real stores (spec/STORES.md).
+STORE_VARIABLES = (
+    "XDG_CONFIG_HOME",
+    "CODEX_HOME",
+    "PI_CODING_AGENT_DIR",
+    "VSCODE_PORTABLE",
+    "VSCODE_APPDATA",
+    "REBOOTSPEC_VSCODE_USER_DATA_DIR",
+)
+
 # A line of the README that is not run here -> why that is honest.
 SKIPPED = {
     "python -m pip install tox && tox -e conformance": "CI's own command (.ci/run runs tox)",
@@ -81,14 +91,24 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     )
     shutil.copyfile(codex / "session.jsonl", home / "sessions" / "rollout.jsonl")
     shutil.copyfile(pi / "session.jsonl", home / "sessions" / "pi.jsonl")
+    # The reader's VS Code store, so `count --session 1b2c` and `rebootspec sessions` find a
+    # session here and never look at the machine's real home (HOME is the sandbox).
+    store = home / ".config" / "Code" / "User" / "workspaceStorage" / "0a1b" / "chatSessions"
+    store.mkdir(parents=True)
+    shutil.copyfile(SESSION, store / "1b2c.jsonl")
     corpus = home / "corpus"
     for case_id in SMALL_CORPUS:
         shutil.copytree(ROOT / "fixtures" / case_id, corpus / case_id)
     scripts = Path(sys.executable).parent
     env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("CONFORMANCE_")},
+        **{
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith("CONFORMANCE_") and k not in STORE_VARIABLES
+        },
         "PATH": os.pathsep.join([str(scripts), os.environ.get("PATH", "")]),
         "CONFORMANCE_CORPUS": str(corpus),
+        "HOME": str(home),
     }
     return home, env
 

@@ -1,0 +1,316 @@
+"""`rebootspec sessions`: every session on this machine with its count, newest first.
+
+Why here and not in the reference: the listing uses a progress bar (tqdm) and a process pool,
+and the reference may import only the standard library and its JSON decoders. The lookup it
+lists from is the reference's (`finder.py` over the table of `stores.py`), so `count --session`
+and this listing always agree on where sessions live.
+
+Every file is a row, and nothing stops the scan: a folder that cannot be listed, a symbolic
+link loop, a file that vanished, grew or is rejected is a warning on its row (the rejection's
+code), never a traceback. Exit 0 whenever the listing was made, warnings or not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from datetime import datetime
+from typing import TextIO
+
+import orjson
+
+from ...reference.cli import HOST_CHOICES, UsageParser
+from ...reference.finder import Found, Problem, Scan, scan
+from ...reference.stores import VSCODE_USER_DATA_ENV, roots
+from .session_rows import E_INTERNAL, Row, count_batch
+
+SERIAL_BELOW = 24  # fewer files than this are counted in this process: a pool costs more
+MAX_BATCH = 32  # files per pool task (small enough that the cores share the tail evenly)
+# ProcessPoolExecutor refuses more than 61 workers on Windows (WaitForMultipleObjects' limit).
+MAX_WORKERS = 61 if sys.platform == "win32" else 1024
+TITLE_WIDTH = 48
+ID_MIN = 8  # ids are shown by their shortest unique prefix, at least this long
+
+EXAMPLES = """examples:
+  rebootspec sessions                          every session of VS Code, Codex and pi here
+  rebootspec sessions --host codex --since 7d  Codex sessions changed in the last 7 days
+  rebootspec sessions --since 2026-11-01 --json | jq -r 'select(.reboots > 0) | .file'
+  rebootspec sessions --path /mnt/old-laptop/.codex --path ~/saved-chats
+then: rebootspec explain --session ID (any unique prefix of an id shown)"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = UsageParser(
+        prog="rebootspec sessions",
+        description="List every session of VS Code Copilot Chat, Codex CLI and pi on this\n"
+        "machine, newest first, with its reboot count and warnings. The stores are looked\n"
+        f"up as spec/STORES.md says ({VSCODE_USER_DATA_ENV},\n"
+        "CODEX_HOME and PI_CODING_AGENT_DIR move them).",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--host", action="append", choices=HOST_CHOICES, help="only this host (repeatable)"
+    )
+    parser.add_argument(
+        "--since",
+        type=since_type,
+        metavar="WHEN",
+        help="only sessions modified since WHEN: a date (2026-11-01), a date and time, or an "
+        "age such as 30m, 12h, 7d, 2w",
+    )
+    parser.add_argument(
+        "--path",
+        action="append",
+        metavar="DIR",
+        help="look here instead of the default stores (repeatable): a host's folder (a VS Code "
+        "user data folder, a Codex home, a pi agent folder) or any folder of session files",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes that count (default: every core)",
+    )
+    return parser
+
+
+AGE = re.compile(r"(\d+)([mhdw])")
+AGE_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def since_type(text: str, now: float | None = None) -> float:
+    """`--since`: an age (`7d`) or a local date / date-time, as a POSIX time."""
+    match = AGE.fullmatch(text.strip())
+    if match:
+        now = time.time() if now is None else now
+        return now - int(match[1]) * AGE_SECONDS[match[2]]
+    try:
+        return datetime.fromisoformat(text.strip()).timestamp()
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a date or an age: {text!r} (e.g. 2026-11-01 or 7d)"
+        ) from None
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("at least 1")
+    return value
+
+
+def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+    hosts = tuple(args.host) if args.host else None
+    walked = scan([] if args.path else roots(hosts), args.path or ())
+    items = _select(walked.found, hosts if args.path is None else None, args.since)
+    started = time.perf_counter()
+    rows = count_all(items, args.jobs, progress=err if err.isatty() else None)
+    seconds = time.perf_counter() - started
+    rows = [r for r in rows if hosts is None or r["host"] in hosts]
+    if args.since is not None:
+        rows = [r for r in rows if r["modified"] is None or r["modified"] >= args.since]
+    rows.sort(key=lambda r: (r["modified"] is not None, r["modified"] or 0), reverse=True)
+    rows += [_problem_row(p) for p in walked.problems]
+    if args.json:
+        out.writelines(orjson.dumps(_json_row(r)).decode() + "\n" for r in rows)
+    else:
+        out.write(table(rows))
+    _summary(rows, walked, seconds, args.jobs, err)
+    return 0
+
+
+def _select(found: list[Found], hosts: tuple[str, ...] | None, since: float | None) -> list[Found]:
+    """The files to count: the asked hosts, modified since, biggest first (the pool's tail)."""
+    sized: list[tuple[int, Found]] = []
+    for item in found:
+        if hosts is not None and item.host not in hosts:
+            continue
+        try:
+            info = os.stat(item.path)
+        except OSError:
+            sized.append((0, item))  # its row says why
+            continue
+        if since is None or info.st_mtime >= since:
+            sized.append((info.st_size, item))
+    sized.sort(key=lambda pair: pair[0], reverse=True)
+    return [item for _, item in sized]
+
+
+def count_all(items: Sequence[Found], jobs: int, progress: TextIO | None = None) -> list[Row]:
+    """Every file's row, on `jobs` processes; a dead worker is a warning on its files' rows.
+
+    `progress`: a terminal to draw a progress bar on (the caller passes one only when stderr is
+    a TTY, so a pipe or a log file never gets bar noise).
+    """
+    update = _progress(len(items), progress) if progress is not None else None
+    rows: list[Row] = []
+    if processes(len(items), jobs) == 1:
+        for item in items:
+            rows += count_batch([item])
+            if update:
+                update(1)
+    else:
+        size = max(1, min(MAX_BATCH, len(items) // (jobs * 8)))
+        batches = [list(items[i : i + size]) for i in range(0, len(items), size)]
+        with ProcessPoolExecutor(max_workers=min(jobs, MAX_WORKERS)) as pool:
+            futures: dict[Future[list[Row]], list[Found]] = {
+                pool.submit(count_batch, batch): batch for batch in batches
+            }
+            for future in as_completed(futures):
+                batch = futures[future]
+                try:
+                    rows += future.result()
+                except Exception as error:  # the worker died (killed, out of memory)
+                    rows += [_dead_row(item, error) for item in batch]
+                if update:
+                    update(len(batch))
+    if update:
+        update(0, close=True)
+    return rows
+
+
+def processes(files: int, jobs: int) -> int:
+    """How many processes count_all uses for this many files."""
+    return 1 if jobs <= 1 or files < SERIAL_BELOW else jobs
+
+
+def _progress(total: int, stream: TextIO) -> Callable[..., None]:
+    """A tqdm bar on `stream` (imported only here: a listing in a pipe never loads it)."""
+    import tqdm as progress_bars
+    from tqdm import tqdm
+
+    # No monitor thread: worker processes are forked while the bar is drawn, and a fork with
+    # a live thread in the parent can deadlock.
+    progress_bars.tqdm.monitor_interval = 0
+    bar = tqdm(total=total, unit="file", desc="counting", file=stream, leave=False)
+
+    def update(done: int, close: bool = False) -> None:
+        bar.update(done)
+        if close:
+            bar.close()
+
+    return update
+
+
+def _dead_row(item: Found, error: Exception) -> Row:
+    return {
+        "host": item.host,
+        "id": item.id,
+        "title": "",
+        "modified": None,
+        "reboots": None,
+        "warnings": [{"code": E_INTERNAL, "message": f"the counting process died: {error}"}],
+        "file": item.path,
+        "size": None,
+        "store": item.store,
+    }
+
+
+def _problem_row(problem: Problem) -> Row:
+    return {
+        "host": "-",
+        "id": None,
+        "title": "",
+        "modified": None,
+        "reboots": None,
+        "warnings": [{"code": problem.code, "message": problem.message}],
+        "file": problem.path,
+        "size": None,
+        "store": None,
+    }
+
+
+def _json_row(row: Row) -> Row:
+    return {**row, "modified": _iso(row["modified"])}
+
+
+def _iso(stamp: float | None) -> str | None:
+    if stamp is None:
+        return None
+    return datetime.fromtimestamp(stamp).astimezone().isoformat(timespec="seconds")
+
+
+def table(rows: list[Row]) -> str:
+    """The listing for people: one line a row, ids by their shortest unique prefix."""
+    short = short_ids([r["id"] for r in rows if r["id"]])
+    lines = [f"{'modified':<16}  {'host':<6}  {'reboots':>7}  {'id':<13}  {'title':<48}  warnings"]
+    for row in rows:
+        when = "-" if row["modified"] is None else _local(row["modified"])
+        reboots = "-" if row["reboots"] is None else str(row["reboots"])
+        ident = short.get(row["id"], "-") if row["id"] else "-"
+        if row["id"]:
+            title = row["title"]
+            title = title if len(title) <= TITLE_WIDTH else title[: TITLE_WIDTH - 1] + "…"
+        else:  # a folder or file the scan could not read: its path, the end of it kept
+            title = row["file"]
+            title = title if len(title) <= TITLE_WIDTH else "…" + title[1 - TITLE_WIDTH :]
+        codes = _codes(row)
+        lines.append(
+            f"{when:<16}  {row['host']:<6}  {reboots:>7}  {ident:<13}  {title:<48}  {codes}"
+        )
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def _codes(row: Row) -> str:
+    codes: list[str] = []
+    for warning in row["warnings"]:
+        if warning["code"] not in codes:
+            codes.append(warning["code"])
+    return " ".join(codes)
+
+
+def _local(stamp: float) -> str:
+    return datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M")
+
+
+def short_ids(ids: list[str]) -> dict[str, str]:
+    """Each id's shortest prefix (at least ID_MIN characters) that no other id shares."""
+    ordered = sorted(set(ids), key=str.lower)
+    short: dict[str, str] = {}
+    for index, ident in enumerate(ordered):
+        need = ID_MIN
+        for other in ordered[max(0, index - 1) : index + 2]:
+            if other != ident:
+                need = max(need, _common(ident.lower(), other.lower()) + 1)
+        short[ident] = ident[:need]
+    return short
+
+
+def _common(a: str, b: str) -> int:
+    size = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        size += 1
+    return size
+
+
+def _summary(rows: list[Row], walked: Scan, seconds: float, jobs: int, err: TextIO) -> None:
+    sessions = [r for r in rows if r["id"]]
+    warned = sum(1 for r in rows if r["warnings"])
+    if not sessions:
+        err.write("no sessions found; looked in:\n")
+        for root, exists in walked.looked:
+            err.write(f"  {root.host:<6}  {root.path}{'' if exists else '  (not there)'}\n")
+        return
+    err.write(
+        f"{len(sessions)} session(s), {warned} row(s) with warnings; counted in "
+        f"{seconds:.2f} s ({processes(len(sessions), jobs)} process(es))\n"
+    )

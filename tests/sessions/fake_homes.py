@@ -1,0 +1,136 @@
+"""Fake homes of every platform with the stores of VS Code, Codex and pi, for the tests.
+
+Sessions are small corpus fixtures copied under the names each host gives them; the expected
+counts are the cases' own (`case.toml`). Nothing here reads or writes the real home: the
+environment a test uses names only the fake one (`env`), and the platform is the stores'
+parameter (`stores.PLATFORM`), so a Windows or macOS layout is tested on any machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from rebootspec.reference import stores
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+# Small counted cases of each host, and rejected ones (their codes are the rows' warnings).
+VSCODE_CASE = "CRJG"  # 1 reboot
+CODEX_CASE = "V8MB"  # 1 reboot
+PI_CASE = "WVNH"  # 1 reboot
+PI_REJECTED = "2LWG"  # E-LIMIT
+# Every variable that could point a lookup at the machine's real stores.
+VARIABLES = (
+    "HOME",
+    "USERPROFILE",
+    "APPDATA",
+    "XDG_CONFIG_HOME",
+    "CODEX_HOME",
+    "PI_CODING_AGENT_DIR",
+    "VSCODE_PORTABLE",
+    "VSCODE_APPDATA",
+    stores.VSCODE_USER_DATA_ENV,
+)
+PLATFORMS = ("linux", "darwin", "win32")
+
+
+def expected(case: str) -> dict[str, object]:
+    with (FIXTURES / case / "case.toml").open("rb") as handle:
+        return dict(tomllib.load(handle)["expect"])
+
+
+@dataclass
+class FakeHome:
+    """A home folder of one platform; `add_*` put a fixture where its host keeps sessions."""
+
+    home: Path
+    platform: str
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def appdata(self) -> Path:
+        if self.platform == "win32":
+            return Path(self.env["APPDATA"])
+        if self.platform == "darwin":
+            return self.home / "Library" / "Application Support"
+        return Path(self.env.get("XDG_CONFIG_HOME", self.home / ".config"))
+
+    def add_vscode(
+        self,
+        sid: str,
+        case: str = VSCODE_CASE,
+        product: str = "Code",
+        workspace: str | None = "0a1b2c3d4e5f",
+        suffix: str = ".jsonl",
+    ) -> Path:
+        user = self.appdata / product / "User"
+        if workspace is None:  # a chat opened without a workspace
+            folder = user / "globalStorage" / "emptyWindowChatSessions"
+        else:
+            folder = user / "workspaceStorage" / workspace / "chatSessions"
+        return _copy(case, folder / f"{sid}{suffix}")
+
+    def add_codex(
+        self,
+        sid: str,
+        case: str = CODEX_CASE,
+        day: str = "2026/03/01",
+        archived: bool = False,
+        suffix: str = ".jsonl",
+    ) -> Path:
+        base = Path(self.env.get("CODEX_HOME", self.home / ".codex"))
+        folder = base / "archived_sessions" if archived else base / "sessions" / day
+        stamp = day.replace("/", "-") + "T10-00-00"
+        return _copy(case, folder / f"rollout-{stamp}-{sid}{suffix}")
+
+    def add_pi(self, sid: str, case: str = PI_CASE, cwd: str = "--home-me-proj--") -> Path:
+        base = Path(self.env.get("PI_CODING_AGENT_DIR", self.home / ".pi" / "agent"))
+        return _copy(case, base / "sessions" / cwd / f"2026-03-02T10-00-04-000Z_{sid}.jsonl")
+
+
+def _copy(case: str, target: Path) -> Path:
+    """A corpus case's session under `target`; zstd-compressed when it is a `.zst` (CDX-7)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source = FIXTURES / case / "session.jsonl"
+    if target.name.endswith(".zst"):
+        import zstandard
+
+        target.write_bytes(zstandard.ZstdCompressor().compress(source.read_bytes()))
+    else:
+        shutil.copyfile(source, target)
+    return target
+
+
+def make_home(tmp_path: Path, platform: str = "linux", xdg: bool = False) -> FakeHome:
+    home = tmp_path / "home"
+    home.mkdir(parents=True)
+    env = {"USERPROFILE" if platform == "win32" else "HOME": str(home)}
+    if platform == "win32":
+        env["APPDATA"] = str(home / "AppData" / "Roaming")
+    if xdg and platform == "linux":
+        env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
+    return FakeHome(home, platform, env)
+
+
+def use(home: FakeHome, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point this process's lookups at the fake home only (and its platform)."""
+    for name in VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in home.env.items():
+        monkeypatch.setenv(name, value)
+    if home.platform == "win32":  # os.path.expanduser must not find the real home either
+        monkeypatch.setenv("HOME", str(home.home))
+    monkeypatch.setattr(stores, "PLATFORM", home.platform)
+
+
+def subprocess_env(home: FakeHome) -> dict[str, str]:
+    """The environment of a `rebootspec` subprocess that sees only the fake home (Linux)."""
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES}
+    env.update(home.env)
+    return env
