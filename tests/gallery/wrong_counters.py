@@ -443,8 +443,8 @@ def _rolled_back_dropped(host: str, records: Records) -> Records:
     turn_starts: list[int] = []  # positions in `out`
     for line, value in records:
         payload = _payload(value)
-        kind = payload.get("type") if isinstance(value, dict) else None
-        if value.get("type") == "event_msg" if isinstance(value, dict) else False:
+        kind = payload.get("type")
+        if isinstance(value, dict) and value.get("type") == "event_msg":
             if kind in codex.TURN_STARTS:
                 turn_starts.append(len(out))
             elif kind == "thread_rolled_back" and isinstance(payload.get("num_turns"), int):
@@ -485,9 +485,10 @@ def _unmeasurable_as_zero(path: str) -> int:
 def _nothing_is_unmeasurable(path: str) -> int:
     """RBT-5 bent the other way: a Codex rollout holding no `compacted` record is unmeasurable."""
     result = count_path(path, readable=True)
-    if isinstance(result, RecordCount) and result.host == CODEX:
-        if not result.reboots and not result.inherited:
-            raise Rejection(0, E_UNMEASURABLE, "no compacted record")
+    if isinstance(result, RecordCount) and result.host == CODEX and not result.inherited:
+        if result.reboots:
+            return result.reboots
+        raise Rejection(0, E_UNMEASURABLE, "no compacted record")
     return result.reboots
 
 
