@@ -30,12 +30,17 @@ def spec_rows(text: str) -> dict[str, list[str]]:
     return {match[1]: TAGS.findall(match[2]) for match in ROW.finditer(section)}
 
 
-ROWS = spec_rows((ROOT / "spec" / "SPEC.md").read_text("utf-8"))
+SPEC_TEXT = (ROOT / "spec" / "SPEC.md").read_text("utf-8")
+ROWS = spec_rows(SPEC_TEXT)
+# The rows of the "Other hosts" group (spec 3.0): mistakes of Codex and pi readers.
+HOST_ROWS = spec_rows(
+    "## 10. Known divergences\n" + SPEC_TEXT[SPEC_TEXT.index("**Other hosts**") :]
+)
 
 
 @cache
 def corpus() -> list[tuple[str, str, tuple[str, Any], frozenset[str]]]:
-    """(id, input path, expected answer, tags) for every case."""
+    """(id, input path, expected answer, tags) for every case, of every host."""
     cases = []
     for meta in sorted((ROOT / "fixtures").glob("*/case.toml")):
         case = tomllib.loads(meta.read_text("utf-8"))
@@ -50,9 +55,52 @@ def corpus() -> list[tuple[str, str, tuple[str, Any], frozenset[str]]]:
     return cases
 
 
+@cache
+def hosts() -> dict[str, str]:
+    """case id -> its host (HST-1; absent means vscode, and a file of no host is no host's)."""
+    found = {}
+    for meta in (ROOT / "fixtures").glob("*/case.toml"):
+        case = tomllib.loads(meta.read_text("utf-8"))
+        no_host = "unknown-host" in case["tags"]
+        found[case["id"]] = "none" if no_host else case.get("host", "vscode")
+    return found
+
+
 def test_every_row_has_a_counter_and_every_counter_a_row() -> None:
     assert len(ROWS) >= 20
     assert sorted(ROWS) == sorted(GALLERY)
+
+
+def test_the_other_hosts_have_their_own_rows() -> None:
+    """Spec 3.0's hosts each have mistakes of their own in the gallery, not only VS Code's."""
+    assert len(HOST_ROWS) >= 12
+    assert set(HOST_ROWS) <= set(ROWS)
+    caught_on = {
+        hosts()[case_id]
+        for name in HOST_ROWS
+        for case_id, path, wanted, _ in corpus()
+        if answer(GALLERY[name], path) != wanted
+    }
+    assert {"codex", "pi"} <= caught_on
+
+
+def test_every_row_names_tags_of_the_corpus() -> None:
+    known = set(tomllib.loads((ROOT / "spec" / "tags.toml").read_text("utf-8")))
+    unknown = {name: [t for t in tags if t not in known] for name, tags in ROWS.items()}
+    assert {name: tags for name, tags in unknown.items() if tags} == {}
+    assert all(ROWS.values()), "every row names at least one tag"
+
+
+@pytest.mark.parametrize("name", sorted(set(HOST_ROWS) - {"greps-compact"}))
+def test_a_host_mistake_is_only_that_mistake(name: str) -> None:
+    """A host row's counter bends one rule of Codex or pi reading: on every VS Code case it gives
+    the expected answer, so what the corpus catches is the mistake its row names."""
+    wrong = [
+        case_id
+        for case_id, path, wanted, _ in corpus()
+        if hosts()[case_id] == "vscode" and answer(GALLERY[name], path) != wanted
+    ]
+    assert wrong == []
 
 
 def test_the_row_parser_reads_names_and_tags() -> None:

@@ -5,18 +5,26 @@ bent, so a counter that passes the whole corpus means the corpus cannot tell tha
 mistake (tests/gallery/test_gallery.py fails then). Each answers a session file with a count, or
 raises `Rejection` as the spec would.
 
-Two kinds of mistakes:
+Three kinds of mistakes:
 - reading mistakes (how the file becomes a final state): a replayer that bends one RPL/ERR rule,
   built on the reference's own replayer;
 - counting mistakes (what is counted in the final state): functions over the reference's final
-  state that bend one SUM/CNT/MRK rule, built on the reference's own helpers.
+  state that bend one SUM/CNT/MRK rule, built on the reference's own helpers;
+- host mistakes (Codex and pi, spec 3.0): the reference's host readers fed a record stream read
+  or rewritten the wrong way, or their answer read the wrong way, bending one RBT/HST/JSV/CDX/PIA
+  rule; VS Code files are left to the reference.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
 
+from rebootspec.reference import count_path, count_vscode
+from rebootspec.reference.answer import RecordCount
 from rebootspec.reference.count import (
     PROVIDER,
     TEXT,
@@ -32,7 +40,9 @@ from rebootspec.reference.count import (
     stored_events,
 )
 from rebootspec.reference.eras import vocabulary
-from rebootspec.reference.errors import E_JSON, E_STATE, Rejection
+from rebootspec.reference.errors import E_HOST, E_JSON, E_STATE, E_UNMEASURABLE, Notice, Rejection
+from rebootspec.reference.hosts import CODEX, PI, codex, detect, pi
+from rebootspec.reference.jsonvalues import W_SKIPPED, iter_values
 from rebootspec.reference.replay import BOM, _Replayer, load_path, parse_json
 
 Counter = Callable[[str], int]
@@ -299,6 +309,236 @@ def _wrong_code(path: str) -> int:
         raise Rejection(rejection.line, E_JSON, rejection.reason) from None
 
 
+# Host mistakes (Codex, pi) ----------------------------------------------------------------
+
+Records = list[tuple[int, Any]]
+Rewrite = Callable[[str, Records], Records]
+
+
+def _by_value(path: str) -> Records:
+    """JSV-1..JSV-3 as the reference reads them (warnings dropped)."""
+    notices: list[Notice] = []
+    with open(path, "rb") as stream:
+        return list(iter_values(stream, notices))
+
+
+def _by_line(path: str) -> Records:
+    """`json.loads` per line, skipping what it refuses, as pi's own loader does: glued records
+    (two values on one line) are lost with their line."""
+    records = []
+    with open(path, "rb") as stream:
+        for line, raw in enumerate(stream, 1):
+            try:
+                records.append((line, json.loads(raw.decode("utf-8", "replace").lstrip("\ufeff"))))
+            except ValueError:
+                continue
+    return records
+
+
+def _rejecting(path: str) -> Records:
+    """Reads by value, but a value that does not parse rejects the file as VS Code's ERR-3."""
+    notices: list[Notice] = []
+    with open(path, "rb") as stream:
+        records = list(iter_values(stream, notices))
+    for notice in notices:
+        if notice.code == W_SKIPPED:
+            raise Rejection(notice.line or 0, E_JSON, "a line that does not parse")
+    return records
+
+
+def host_mistake(
+    read: Callable[[str], Records] = _by_value,
+    rewrite: Rewrite = lambda host, records: records,
+    result: Callable[[RecordCount], int] = lambda count: count.reboots,
+) -> Counter:
+    """The reference on Codex and pi files with one of read / rewrite / result replaced."""
+
+    def count(path: str) -> int:
+        host = detect(path)
+        if host not in (CODEX, PI):
+            return count_path(path, readable=True).reboots
+        records = rewrite(host, read(path))
+        reader = codex.count_records if host == CODEX else pi.count_records
+        return result(reader(records))
+
+    return count
+
+
+def _payload(value: Any) -> dict[str, Any]:
+    payload = value.get("payload") if isinstance(value, dict) else None
+    return payload if isinstance(payload, dict) else {}
+
+
+def _as_compacted(value: dict[str, Any]) -> dict[str, Any]:
+    """A Codex record turned into a `compacted` one, keeping its outer ordinal and time stamp."""
+    return {**value, "type": "compacted", "payload": {"message": "", "replacement_history": []}}
+
+
+def _companions_count(host: str, records: Records) -> Records:
+    """CDX-4 / PIA-4 bent: announcements and branch summaries are taken for compactions."""
+    out: Records = []
+    for line, value in records:
+        if host == CODEX and isinstance(value, dict) and value.get("type") == "event_msg":
+            payload = _payload(value)
+            kind = payload.get("type")
+            item = payload.get("item")
+            item_kind = (item.get("type"), item.get("kind")) if isinstance(item, dict) else ()
+            if kind in codex.COMPANION_EVENTS or (
+                kind == "item_completed"
+                and any(k in codex.COMPACTION_ITEM_KINDS for k in item_kind)
+            ):
+                value = _as_compacted(value)
+        elif host == PI and isinstance(value, dict) and value.get("type") in pi.COMPANIONS:
+            value = {**value, "type": "compaction"}
+        out.append((line, value))
+    return out
+
+
+def _compaction_items_count(host: str, records: Records) -> Records:
+    """CDX-4 bent: every `compaction` item is one more compaction, top-level or nested in a
+    `compacted` record's new history (the provider's checkpoint of a remote compaction)."""
+    out: Records = []
+    for line, value in records:
+        if host == CODEX and isinstance(value, dict):
+            payload = _payload(value)
+            if value.get("type") == "response_item" and payload.get("type") in (
+                codex.COMPANION_ITEMS
+            ):
+                value = _as_compacted(value)
+            elif value.get("type") == "compacted":
+                history = payload.get("replacement_history")
+                for item in history if isinstance(history, list) else []:
+                    if isinstance(item, dict) and item.get("type") in codex.COMPANION_ITEMS:
+                        out.append((line, _as_compacted(value)))
+        out.append((line, value))
+    return out
+
+
+def _any_compacted_payload(host: str, records: Records) -> Records:
+    """CDX-3 bent: a `compacted` record counts whatever its payload."""
+    return [
+        (line, _as_compacted(value))
+        if host == CODEX and isinstance(value, dict) and value.get("type") == "compacted"
+        else (line, value)
+        for line, value in records
+    ]
+
+
+def _no_turn_ids(host: str, records: Records) -> Records:
+    """CDX-5 (2) bent: the copy is ended by write times only, turn ids unread."""
+    out: Records = []
+    for line, value in records:
+        payload = _payload(value)
+        if host == CODEX and payload.get("type") in codex.TURN_STARTS and "turn_id" in payload:
+            value = {**value, "payload": {k: v for k, v in payload.items() if k != "turn_id"}}
+        out.append((line, value))
+    return out
+
+
+def _rolled_back_dropped(host: str, records: Records) -> Records:
+    """CDX-6 bent: `thread_rolled_back` removes its last `num_turns` turns, compactions included."""
+    if host != CODEX:
+        return records
+    out: Records = []
+    turn_starts: list[int] = []  # positions in `out`
+    for line, value in records:
+        payload = _payload(value)
+        kind = payload.get("type")
+        if isinstance(value, dict) and value.get("type") == "event_msg":
+            if kind in codex.TURN_STARTS:
+                turn_starts.append(len(out))
+            elif kind == "thread_rolled_back" and isinstance(payload.get("num_turns"), int):
+                turns = payload["num_turns"]
+                if 0 < turns <= len(turn_starts):
+                    cut = turn_starts[-turns]
+                    del out[cut:]
+                    del turn_starts[-turns:]
+        out.append((line, value))
+    return out
+
+
+def _same_summary_once(host: str, records: Records) -> Records:
+    """PIA-3 bent: compactions are de-duplicated by their summary text."""
+    seen: set[str] = set()
+    out: Records = []
+    for line, value in records:
+        if host == PI and isinstance(value, dict) and value.get("type") == "compaction":
+            text = value.get("summary")
+            if isinstance(text, str):
+                if text in seen:
+                    continue
+                seen.add(text)
+        out.append((line, value))
+    return out
+
+
+def _unmeasurable_as_zero(path: str) -> int:
+    """RBT-5 bent: a C0 rollout, which recorded no compaction, counts 0."""
+    try:
+        return count_path(path, readable=True).reboots
+    except Rejection as rejection:
+        if rejection.code == E_UNMEASURABLE:
+            return 0
+        raise
+
+
+def _nothing_is_unmeasurable(path: str) -> int:
+    """RBT-5 bent the other way: a Codex rollout holding no `compacted` record is unmeasurable."""
+    result = count_path(path, readable=True)
+    if isinstance(result, RecordCount) and result.host == CODEX and not result.inherited:
+        if result.reboots:
+            return result.reboots
+        raise Rejection(0, E_UNMEASURABLE, "no compacted record")
+    return result.reboots
+
+
+def _follows_history_base(path: str) -> int:
+    """CDX-5 (1) bent: a fork's `history_base` is followed to the parent's rollout beside it,
+    whose compactions are added; a parent that is not there is an I/O error (a crash)."""
+    result = count_path(path, readable=True)
+    if not isinstance(result, RecordCount) or result.host != CODEX:
+        return result.reboots
+    with open(path, "rb") as stream:
+        first = next(iter_values(stream, []), (0, None))[1]
+    base = _payload(first).get("history_base")
+    if not isinstance(base, dict):
+        return result.reboots
+    folder = os.path.dirname(path)
+    parent = [n for n in os.listdir(folder) if n.endswith(f"{base.get('thread_id')}.jsonl")]
+    if not parent:
+        raise FileNotFoundError(f"the parent rollout of {base.get('thread_id')}")
+    return result.reboots + count_path(os.path.join(folder, parent[0]), readable=True).reboots
+
+
+def _vscode_rules_for_unknown(path: str) -> int:
+    """HST-4 bent (spec 2.0's reader): a file of no known host is read by VS Code's rules."""
+    try:
+        return count_path(path, readable=True).reboots
+    except Rejection as rejection:
+        if rejection.code == E_HOST:
+            return count_vscode(path, readable=True).reboots
+        raise
+
+
+def _zero_for_unknown(path: str) -> int:
+    """HST-4 bent: a file of no known host has no compaction, so 0."""
+    try:
+        return count_path(path, readable=True).reboots
+    except Rejection as rejection:
+        if rejection.code == E_HOST:
+            return 0
+        raise
+
+
+GREP = re.compile(rb"compact")
+
+
+def _greps_compact(path: str) -> int:
+    """`grep -c compact`: the lines that mention compaction, on a file of any host."""
+    with open(path, "rb") as stream:
+        return sum(1 for raw in stream if GREP.search(raw))
+
+
 # The gallery: a SPEC.md §10 row name -> its counter ----------------------------------------
 
 GALLERY: dict[str, Counter] = {
@@ -327,6 +567,25 @@ GALLERY: dict[str, Counter] = {
     "wrong-code": _wrong_code,
     "rejects-torn-tail": reading_mistake(reject_torn_tail=True),
     "no-json": reading_mistake(no_json=True),
+    # Other hosts (spec 3.0)
+    "counts-companions": host_mistake(rewrite=_companions_count),
+    "counts-compaction-items": host_mistake(rewrite=_compaction_items_count),
+    "any-compacted-payload": host_mistake(rewrite=_any_compacted_payload),
+    "reads-by-line": host_mistake(read=_by_line),
+    "rejects-bad-records": host_mistake(read=_rejecting),
+    "counts-inherited": host_mistake(result=lambda count: count.reboots + len(count.inherited)),
+    "copy-ends-by-time": host_mistake(rewrite=_no_turn_ids),
+    "follows-history-base": _follows_history_base,
+    "honours-rollback": host_mistake(rewrite=_rolled_back_dropped),
+    "current-path-only": host_mistake(
+        result=lambda count: count.reboots if count.on_path is None else count.on_path
+    ),
+    "same-summary-once": host_mistake(rewrite=_same_summary_once),
+    "unmeasurable-as-zero": _unmeasurable_as_zero,
+    "nothing-is-unmeasurable": _nothing_is_unmeasurable,
+    "vscode-rules-for-any-host": _vscode_rules_for_unknown,
+    "zero-for-unknown-host": _zero_for_unknown,
+    "greps-compact": _greps_compact,
 }
 
 
