@@ -67,7 +67,7 @@ class Rollout:
         self.records += 1
         if not isinstance(value, dict):
             return
-        kind = value.get("type")
+        kind = _name(value.get("type"))
         payload = value.get("payload")
         if index == 0 and kind is None and "kind" not in value:
             self.legacy = "id" in value and "timestamp" in value
@@ -76,7 +76,7 @@ class Rollout:
             self.marks.add("C5")
         stamp = value.get("timestamp")
         timestamp = stamp if isinstance(stamp, str) else None
-        payload_type = payload.get("type") if isinstance(payload, dict) else None
+        payload_type = _name(payload.get("type")) if isinstance(payload, dict) else None
         if self.copy_start is not None and kind == "event_msg" and payload_type in TURN_STARTS:
             turn_id = payload.get("turn_id") if isinstance(payload, dict) else None
             self.turn_starts.append(
@@ -267,6 +267,12 @@ def version_key(version: str) -> tuple[int, ...]:
 # helpers --------------------------------------------------------------------------------------
 
 
+def _name(value: Any) -> str | None:
+    """A record's `type` (or another name) when it is a string: any other JSON value names
+    nothing (an object or array there is no record type Codex knows, and must not crash)."""
+    return value if isinstance(value, str) else None
+
+
 def _has_c5_base(meta: dict[str, Any]) -> bool:
     return "history_base" in meta or "forked_from_ordinal_exclusive" in meta
 
@@ -276,13 +282,14 @@ def _is_remote(history: Any) -> bool:
     if not isinstance(history, list) or not history:
         return False
     last = history[-1]
-    return isinstance(last, dict) and last.get("type") in COMPANION_ITEMS
+    return isinstance(last, dict) and _name(last.get("type")) in COMPANION_ITEMS
 
 
 def _is_compaction_item(item: Any) -> bool:
     if not isinstance(item, dict):
         return False
-    return item.get("type") in COMPACTION_ITEM_KINDS or item.get("kind") in COMPACTION_ITEM_KINDS
+    kinds = (_name(item.get("type")), _name(item.get("kind")))
+    return any(kind in COMPACTION_ITEM_KINDS for kind in kinds)
 
 
 def _era(rollout: Rollout) -> str:

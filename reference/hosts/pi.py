@@ -47,6 +47,8 @@ def count_records(records: Iterable[tuple[int, Any]]) -> RecordCount:
             parents[entry_id] = value.get("parentId")
             last_id = entry_id
         kind = value.get("type")
+        if not isinstance(kind, str):
+            kind = None  # an object or array names no entry type (PIA-1)
         if kind == "compaction":  # PIA-3
             if copied:
                 count.inherited.append(line)
