@@ -234,7 +234,8 @@ class Transcript:
         return record
 
     def command_records(self, at: str, failed: bool) -> None:
-        """The `/compact` command's records, stamped when it was typed (CLC-8)."""
+        """The `/compact` command's records after the summary: the caveat and the command
+        stamped when it was typed (earlier than the boundary), its output when written (CLC-8)."""
         caveat = "<local-command-caveat>Caveat: local command output below.</local-command-caveat>"
         first = self.user(caveat, at=at)
         first["isMeta"] = True
@@ -243,7 +244,7 @@ class Transcript:
             text = "<local-command-stderr>Error: Error during compaction</local-command-stderr>"
         else:
             text = "<local-command-stdout>Compacted</local-command-stdout>"
-        self.user(text, at=at)
+        self.user(text)  # the command's output is stamped when it is written
 
     def microcompact(self) -> None:
         """CLC-4: tool results cleared, no summary (CC3; modelled on issue reports)."""

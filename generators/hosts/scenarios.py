@@ -628,7 +628,7 @@ SCENARIOS: tuple[HostScenario, ...] = (
         "claude-code",
         ("CC3",),
         "summary title rows first, a microcompact_boundary, one compaction; one reboot",
-        ("CLC-4",),
+        ("CLC-4", "HST-3"),
         ("claude-microcompact", "claude-title-rows", "claude-auto"),
         _claude(
             ClaudeTurn(1),
@@ -639,7 +639,8 @@ SCENARIOS: tuple[HostScenario, ...] = (
             ClaudeTurn(1),
             titles_first=True,
         ),
-        comment="The first value is a summary row: HST-2 recognises it by its leafUuid.",
+        comment="The first value is a summary row: HST-2 recognises it by its leafUuid; the "
+        "protocol never names the host (HST-3).",
     ),
     HostScenario(
         "claude-side-file",
