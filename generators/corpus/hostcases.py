@@ -2,8 +2,9 @@
 
 The host scenarios live in `hosts/scenarios.py`; their writers in `hosts/codex.py`,
 `hosts/pi.py` and `hosts/claude_code.py`. The expectation comes from the plan
-(`hosts.plan.expected_reboots`) or from the rejection the plan's content calls for; the bytes are never read back to decide it.
-The case.toml layout is the VS Code cases' with a `host` key right after `title`.
+(`hosts.plan.expected_reboots`) or from the rejection the plan's content calls for; the bytes
+are never read back to decide it. The case.toml layout is the VS Code cases' with a `host` key
+right after `title`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from . import casefile, ids
 
 @dataclass
 class HostCase:
-    """One generated Codex, pi, Claude Code or host-less case, ready to be written to fixtures/<id>/."""
+    """One generated Codex, pi, Claude Code or host-less case, ready for fixtures/<id>/."""
 
     id: str
     scenario: HostScenario

@@ -102,7 +102,7 @@ class Transcript:
         kind: str,
         members: dict[str, Any],
         *,
-        parent: str | None | bool = True,
+        parent: str | bool | None = True,
         sidechain: bool | None = None,
         at: str | None = None,
         glued: bool = False,
@@ -169,7 +169,9 @@ class Transcript:
         use = {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "make test"}}
         self.assistant([use], "tool_use")
         self.clock.wait(2)
-        result = [{"tool_use_id": call, "type": "tool_result", "content": "ok " + words(self.rng, 6)}]
+        result = [
+            {"tool_use_id": call, "type": "tool_result", "content": "ok " + words(self.rng, 6)}
+        ]
         self.user(result, move=True)
         self.records[-1]["toolUseResult"] = {"stdout": "ok", "stderr": "", "interrupted": False}
 
@@ -365,5 +367,6 @@ def torn_tail(transcript: Transcript) -> bytes:
     record = transcript.thread(None)
     record.update(type="system", subtype="compact_boundary", content="Conversation compacted")
     record.update(timestamp=iso(transcript.clock.now), uuid=uuid(transcript.rng, 4))
+    record.update(level="info", compactMetadata={"trigger": "auto", "preTokens": 150_000})
     whole = line(record)
-    return whole[: len(whole) // 2]
+    return whole[: whole.index(b'"compactMetadata"') + 24]  # cut inside its metadata

@@ -1,4 +1,4 @@
-"""Plans of Codex, pi and Claude Code threads: what happened, in order; the expected count comes from here.
+"""Plans of Codex, pi and Claude Code threads: what happened, in order; the count comes from here.
 
 A plan lists the thread's own events (turns, compactions and how each one ended, manual or
 automatic, rollbacks, branches, resumes), the copy it started from (a fork, a subagent, a pi
@@ -216,8 +216,6 @@ class PiPlan:
 def pi_own_compactions(plan: PiPlan) -> int:
     """The completed compactions this session wrote, on every branch (PIA-3, PIA-6)."""
     return sum(1 for step in plan.steps if isinstance(step, PiCompact) and step.done)
-
-
 
 
 # -- Claude Code -----------------------------------------------------------------------------

@@ -48,7 +48,9 @@ def smoke(root: Path, snaps: Path, *args: str) -> subprocess.CompletedProcess[st
 def test_reference_is_wired_right(tmp_path: Path) -> None:
     root, snaps, _ = corpus(tmp_path)
     result = smoke(root, snaps)
-    assert result.returncode == 0 and "OK: the adapter is wired right (5 cases pass" in result.stdout
+    assert (
+        result.returncode == 0 and "OK: the adapter is wired right (5 cases pass" in result.stdout
+    )
 
 
 def test_wrong_answer_key_gets_a_hint(tmp_path: Path) -> None:
@@ -89,7 +91,9 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
     codex, pi = chosen["codex rollout"], chosen["pi session"]
     assert codex is not None and codex.host == "codex" and codex.expect["reboots"] > 0
     assert pi is not None and pi.host == "pi" and pi.expect["reboots"] > 0
+    claude = chosen["claude-code transcript"]
+    assert claude is not None and claude.host == "claude-code" and claude.expect["reboots"] > 0
     # The VS Code picks stay VS Code cases: a counter of VS Code alone smoke-tests its adapter.
-    hosts = ("codex rollout", "pi session")
+    hosts = ("codex rollout", "pi session", "claude-code transcript")
     others = [case for label, case in chosen.items() if label not in hosts]
     assert all(case is not None and case.host == "vscode" for case in others)
