@@ -26,6 +26,7 @@ def test_one_case_per_kind(tmp_path: Path) -> None:
         "legacy json": ids["legacy"],
         "codex rollout": None,  # this corpus has VS Code cases only: nothing to pick (HST-1)
         "pi session": None,
+        "claude-code transcript": None,
     }
 
 
