@@ -19,11 +19,13 @@ CLAUDE_CODE = "claude-code"
 HOSTS = (VSCODE, CODEX, PI, CLAUDE_CODE)  # HST-1, in spec/hosts.toml's order
 
 # HST-2, CLC-1: the Claude Code records that carry no `uuid`, and the member each one names
-# itself by (a resume-picker title row, a file backup snapshot, a queued prompt).
+# itself by (a resume-picker title row, a file backup snapshot, a queued prompt, title rows).
 CLAUDE_CODE_UNTHREADED = {
     "summary": "leafUuid",
     "file-history-snapshot": "messageId",
     "queue-operation": "sessionId",
+    "ai-title": "sessionId",
+    "custom-title": "sessionId",
 }
 
 # How much of the file detection reads before it parses a whole first line: a VS Code log's

@@ -72,6 +72,7 @@ def summary(uuid: str, parent: str | None, **extra: Any) -> dict[str, Any]:
         {"type": "summary", "summary": "Parser work", "leafUuid": "u9"},
         {"type": "file-history-snapshot", "messageId": "m1", "snapshot": {}},
         {"type": "queue-operation", "operation": "dequeue", "sessionId": SESSION},
+        {"type": "custom-title", "customTitle": "parser", "sessionId": SESSION},
     ],
 )
 def test_the_first_record_of_a_transcript_is_claude_code(tmp_path: Path, first: Any) -> None:
@@ -97,6 +98,7 @@ def test_the_other_hosts_keep_their_files(tmp_path: Path, first: Any, host: str)
         {"type": "user", "uuid": "u1"},  # no sessionId
         {"type": "summary", "summary": "a title"},  # no leafUuid
         {"type": "file-history-snapshot"},  # no messageId
+        {"type": "ai-title", "aiTitle": "a title"},  # no sessionId
         {"uuid": "u1", "sessionId": "s"},  # no type
     ],
 )
