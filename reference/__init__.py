@@ -2,8 +2,8 @@
 
 `count_path` is the whole answer for one file of any host; `python -m reference` is its command
 line. The core decides the host (`hosts/`, HST-2) and hands the file to that host's reader:
-VS Code's replay and count (`replay.py`, `count.py`), or the record readers of Codex and pi
-(`hosts/codex.py`, `hosts/pi.py`, over `jsonvalues.py`).
+VS Code's replay and count (`replay.py`, `count.py`), or the record readers of Codex, pi and
+Claude Code (`hosts/codex.py`, `hosts/pi.py`, `hosts/claude_code.py`, over `jsonvalues.py`).
 """
 
 from __future__ import annotations
@@ -52,15 +52,21 @@ def count_path(
 def count_records_path(
     path: str | os.PathLike[str], host: str, *, readable: bool = False
 ) -> RecordCount:
-    """A Codex rollout or a pi session, read by JSON value (JSV-1) by that host's reader."""
-    from .hosts import CODEX, codex, pi
+    """A Codex rollout, a pi session or a Claude Code transcript, read by JSON value (JSV-1) by
+    that host's reader."""
+    from .hosts import CLAUDE_CODE, CODEX, PI, claude_code, codex, pi
     from .jsonvalues import iter_values
     from .replay import open_log
 
+    readers = {
+        CODEX: codex.count_records,
+        PI: pi.count_records,
+        CLAUDE_CODE: claude_code.count_records,  # CLC-1..CLC-9
+    }
     notices: list[Notice] = []
     with open_log(path) as stream:
         values = iter_values(stream, notices)
-        result = codex.count_records(values) if host == CODEX else pi.count_records(values)
+        result = readers[host](values)
     result.notices[:0] = notices
     return result
 

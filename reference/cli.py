@@ -42,12 +42,14 @@ class UsageParser(argparse.ArgumentParser):
 EXAMPLES = {
     "count": "examples: %(prog)s ~/.config/Code/User/workspaceStorage/*/chatSessions/1b2c.jsonl"
     "  |  %(prog)s ~/.codex/sessions/2026/02/23/rollout-2026-02-23T12-54-34-<id>.jsonl"
-    "  |  %(prog)s ~/.pi/agent/sessions/--home-me-proj--/<time>_<id>.jsonl",
+    "  |  %(prog)s ~/.pi/agent/sessions/--home-me-proj--/<time>_<id>.jsonl"
+    "  |  %(prog)s ~/.claude/projects/-home-me-proj/<session id>.jsonl",
     "explain": "examples: %(prog)s session.jsonl | less  |  %(prog)s --session 634638ae",
 }
 EXAMPLES["count"] += "  |  %(prog)s --session 634638ae (any host's session, by a unique id prefix)"
 VSCODE_USER_DATA_ENV = "REBOOTSPEC_VSCODE_USER_DATA_DIR"  # stores.py's, not imported here
-HOST_CHOICES = ("vscode", "codex", "pi")  # HST-1 (reference.hosts.HOSTS, not imported here)
+# HST-1 (reference.hosts.HOSTS, not imported here)
+HOST_CHOICES = ("vscode", "codex", "pi", "claude-code")
 
 
 def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
@@ -62,7 +64,8 @@ def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
             "path",
             nargs="?",
             help="a session file: VS Code (.jsonl log, .json session or export), a Codex "
-            "rollout or a pi session (.jsonl); the content says which host wrote it (HST-2)",
+            "rollout, a pi session or a Claude Code transcript (.jsonl); the content says which "
+            "host wrote it (HST-2)",
         )
         sub.add_argument(
             "--session",
@@ -191,7 +194,8 @@ def main(
 
 
 def explain_records(result: RecordCount) -> str:
-    """A human timeline of a Codex or pi log: counted records, inherited ones, warnings."""
+    """A human timeline of a Codex, pi or Claude Code log: counted records, inherited ones,
+    warnings."""
     version = f" {result.host_version}" if result.host_version else ""
     rows = [f"host: {result.host}{version}  era: {result.era or '-'}  records: {result.records}"]
     for event in result.events:

@@ -53,6 +53,7 @@ PICKS = (
     # HST-1: one easy count per other host (not claimed by a candidate that does not count it).
     Pick("codex rollout", lambda c: c.host == "codex" and _counts_some(c)),
     Pick("pi session", lambda c: c.host == "pi" and _counts_some(c)),
+    Pick("claude-code transcript", lambda c: c.host == "claude-code" and _counts_some(c)),
 )
 
 

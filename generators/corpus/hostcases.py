@@ -1,9 +1,10 @@
-"""From a Codex or pi (scenario, era) pair to a case: its bytes and its case.toml metadata.
+"""From a Codex, pi or Claude Code (scenario, era) pair to a case: its bytes and case.toml.
 
-The host scenarios live in `hosts/scenarios.py`; their writers in `hosts/codex.py` and
-`hosts/pi.py`. The expectation comes from the plan (`hosts.plan.expected_reboots`) or from the
-rejection the plan's content calls for; the bytes are never read back to decide it.
-The case.toml layout is the VS Code cases' with a `host` key right after `title`.
+The host scenarios live in `hosts/scenarios.py`; their writers in `hosts/codex.py`,
+`hosts/pi.py` and `hosts/claude_code.py`. The expectation comes from the plan
+(`hosts.plan.expected_reboots`) or from the rejection the plan's content calls for; the bytes
+are never read back to decide it. The case.toml layout is the VS Code cases' with a `host` key
+right after `title`.
 """
 
 from __future__ import annotations
@@ -11,15 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..hosts import codex, pi
-from ..hosts.plan import CodexPlan, PiPlan, codex_all_compactions, expected_reboots
+from ..hosts import claude_code, codex, pi
+from ..hosts.plan import ClaudePlan, CodexPlan, PiPlan, codex_all_compactions, expected_reboots
 from ..hosts.scenarios import SCENARIOS, HostScenario
 from . import casefile, ids
 
 
 @dataclass
 class HostCase:
-    """One generated Codex, pi or host-less case, ready to be written to fixtures/<id>/."""
+    """One generated Codex, pi, Claude Code or host-less case, ready for fixtures/<id>/."""
 
     id: str
     scenario: HostScenario
@@ -66,15 +67,17 @@ def _rule_sort(rule: str) -> tuple[str, int]:
     return prefix, int(number)
 
 
-def plan_of(scenario: HostScenario, era: str) -> CodexPlan | PiPlan | None:
+def plan_of(scenario: HostScenario, era: str) -> CodexPlan | PiPlan | ClaudePlan | None:
     return scenario.plan(era) if scenario.plan is not None else None
 
 
-def render(plan: CodexPlan | PiPlan) -> tuple[bytes, int | None]:
+def render(plan: CodexPlan | PiPlan | ClaudePlan) -> tuple[bytes, int | None]:
     """The plan's file, and the line of the value the plan made too deep (if any)."""
     if isinstance(plan, CodexPlan):
         rollout = codex.play(plan)
         return rollout.bytes(), rollout.reject_line
+    if isinstance(plan, ClaudePlan):
+        return claude_code.play(plan).bytes(), None
     session = pi.play(plan)
     data = session.bytes()
     if plan.torn:
@@ -82,7 +85,7 @@ def render(plan: CodexPlan | PiPlan) -> tuple[bytes, int | None]:
     return data, session.reject_line()
 
 
-def plan_note(plan: CodexPlan | PiPlan) -> str:
+def plan_note(plan: CodexPlan | PiPlan | ClaudePlan) -> str:
     """What the plan holds, in the comment: own and inherited compactions."""
     own = expected_reboots(plan)
     if isinstance(plan, CodexPlan):

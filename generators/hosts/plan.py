@@ -1,4 +1,4 @@
-"""Plans of Codex and pi threads: what happened, in order; the expected count comes from here.
+"""Plans of Codex, pi and Claude Code threads: what happened, in order; the count comes from here.
 
 A plan lists the thread's own events (turns, compactions and how each one ended, manual or
 automatic, rollbacks, branches, resumes), the copy it started from (a fork, a subagent, a pi
@@ -218,8 +218,96 @@ def pi_own_compactions(plan: PiPlan) -> int:
     return sum(1 for step in plan.steps if isinstance(step, PiCompact) and step.done)
 
 
-def expected_reboots(plan: CodexPlan | PiPlan) -> int:
+# -- Claude Code -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClaudeTurn:
+    """A user prompt, `tools` tool calls and their results, the answer (CLC-1)."""
+
+    tools: int = 1
+
+
+@dataclass(frozen=True)
+class ClaudeCompact:
+    """One compaction (CLC-3): `manual` (`/compact`, its command records after the summary) or
+    `auto` (right after a tool result, the turn goes on). `done=False`: it failed or was
+    cancelled, no boundary and no summary is written (a failed `/compact` leaves its command
+    records). `glued`: the boundary shares a line with the record before it (JSV-1)."""
+
+    trigger: Literal["manual", "auto"] = "auto"
+    done: bool = True
+    glued: bool = False
+
+
+@dataclass(frozen=True)
+class Microcompact:
+    """A `microcompact_boundary` (CC3): old tool results cleared, no summary (CLC-4)."""
+
+
+@dataclass(frozen=True)
+class TitleRows:
+    """`summary` title rows for the resume picker (CLC-4), written where the step is."""
+
+
+@dataclass(frozen=True)
+class Sidechain:
+    """A subagent's records written inline (`isSidechain: true`), holding a boundary and a
+    summary of its own (CLC-5): not the main thread's."""
+
+
+@dataclass(frozen=True)
+class Reappend:
+    """anthropics/claude-code#92089: the records from the first boundary up to the last one are
+    written again, verbatim (same `uuid`, `parentUuid`, `timestamp`; CLC-6)."""
+
+
+@dataclass(frozen=True)
+class ClaudeGarbage:
+    """A line that does not parse, followed by LF (JSV-3, CLC-10)."""
+
+
+ClaudeStep = (
+    ClaudeTurn | ClaudeCompact | Microcompact | TitleRows | Sidechain | Reappend | ClaudeGarbage
+)
+
+
+@dataclass(frozen=True)
+class ClaudeBranch:
+    """The transcript starts as a `/branch` copy of another (CLC-6): the source's records with
+    their `uuid`s, each stamped `forkedFrom`."""
+
+    parent: ClaudePlan
+
+
+@dataclass(frozen=True)
+class ClaudePlan:
+    """A Claude Code transcript in one era (`CC0`..`CC3`). `side_file`: the file is the
+    summarizer's `agent-acompact-*` transcript (CLC-5), not a session; `titles_first`: the file
+    begins with `summary` title rows; `torn`: it ends inside a half-written boundary."""
+
+    era: str
+    steps: tuple[ClaudeStep, ...] = field(default=())
+    copy: ClaudeBranch | None = None
+    side_file: bool = False
+    titles_first: bool = False
+    torn: bool = False
+    seed: int = 1
+
+
+def claude_own_compactions(plan: ClaudePlan) -> int:
+    """The completed compactions of the main thread this file wrote itself (CLC-3, CLC-5):
+    a side file's are none, a branch's copied ones are the source's (RBT-3), and a re-appended
+    boundary is the same compaction (CLC-6)."""
+    if plan.side_file:
+        return 0
+    return sum(1 for step in plan.steps if isinstance(step, ClaudeCompact) and step.done)
+
+
+def expected_reboots(plan: CodexPlan | PiPlan | ClaudePlan) -> int:
     """The normative count of the plan's own file: its own completed compactions."""
     if isinstance(plan, CodexPlan):
         return codex_own_compactions(plan)
+    if isinstance(plan, ClaudePlan):
+        return claude_own_compactions(plan)
     return pi_own_compactions(plan)

@@ -13,6 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .plan import (
+    ClaudeBranch,
+    ClaudeCompact,
+    ClaudeGarbage,
+    ClaudePlan,
+    ClaudeTurn,
     CodexPlan,
     Compact,
     Copy,
@@ -21,20 +26,28 @@ from .plan import (
     Extras,
     Garbage,
     Manual,
+    Microcompact,
     Navigate,
     OddCompacted,
     PiCompact,
     PiCopy,
     PiGarbage,
     PiPlan,
+    Reappend,
     Resume,
     Rollback,
+    Sidechain,
     ThirdParty,
+    TitleRows,
     Turn,
 )
 
 CODEX_RULES = ("HST-1", "HST-2", "JSV-1", "RBT-1", "CDX-1", "CDX-2", "CDX-3", "OUT-4")
 PI_RULES = ("HST-1", "HST-2", "JSV-1", "RBT-1", "PIA-1", "PIA-2", "PIA-3", "OUT-4")
+CLAUDE_RULES = (
+    *("HST-1", "HST-2", "JSV-1", "RBT-1", "RBT-2"),
+    *("CLC-1", "CLC-2", "CLC-3", "CLC-4", "OUT-4"),
+)
 MID = Compact(kind="local", when="mid")
 PRE = Compact(kind="local", when="pre")
 REMOTE = Compact(kind="remote", when="mid")
@@ -54,7 +67,7 @@ class HostScenario:
     title: str
     rules: tuple[str, ...]
     tags: tuple[str, ...]
-    plan: Callable[[str], CodexPlan | PiPlan] | None = None
+    plan: Callable[[str], CodexPlan | PiPlan | ClaudePlan] | None = None
     raw: bytes | None = None
     reject: str | None = None
     comment: str = ""
@@ -65,6 +78,8 @@ class HostScenario:
             return CODEX_RULES
         if self.host == "pi":
             return PI_RULES
+        if self.host == "claude-code":
+            return CLAUDE_RULES
         return ("HST-1", "HST-2")
 
 
@@ -74,6 +89,18 @@ def _codex(*steps: Any, **options: Any) -> Callable[[str], CodexPlan]:
 
 def _pi(*steps: Any, **options: Any) -> Callable[[str], PiPlan]:
     return lambda era: PiPlan(era=era, steps=tuple(steps), **options)
+
+
+def _claude(*steps: Any, **options: Any) -> Callable[[str], ClaudePlan]:
+    return lambda era: ClaudePlan(era=era, steps=tuple(steps), **options)
+
+
+def _claude_branch(era: str) -> ClaudePlan:
+    """A /branch of a transcript with two compactions, which then compacts once itself."""
+    steps = (ClaudeTurn(2), ClaudeCompact("manual"), ClaudeTurn(1), ClaudeCompact("auto"))
+    parent = ClaudePlan(era, steps, seed=61)
+    own = (ClaudeTurn(1), ClaudeCompact("auto"), ClaudeTurn(1))
+    return ClaudePlan(era, own, copy=ClaudeBranch(parent), seed=62)
 
 
 def _fork_child(how: str, same_second: bool = False) -> Callable[[str], CodexPlan]:
@@ -116,17 +143,6 @@ def _pi_migrated_copy(era: str) -> PiPlan:
     steps = (Exchange(1), PiCompact(), Exchange(1))
     return PiPlan("v3", steps, copy=PiCopy(parent), migrated=True, seed=52)
 
-
-CLAUDE_LIKE = (
-    b'{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/project",'
-    b'"sessionId":"5b0f8a52-3f0e-4c55-9a43-2f3f4e1c9d10","version":"2.1.39","type":"user",'
-    b'"message":{"role":"user","content":"fix the parser"},'
-    b'"uuid":"0c4d2a8e-6f0b-4a7e-8f51-3b2c1d0e9f87","timestamp":"2026-02-10T09:00:00.000Z"}\n'
-    b'{"parentUuid":"0c4d2a8e-6f0b-4a7e-8f51-3b2c1d0e9f87","type":"system",'
-    b'"subtype":"compact_boundary","content":"Conversation compacted",'
-    b'"uuid":"7e1f0c3a-2b4d-4e6f-8a9b-0c1d2e3f4a5b","timestamp":"2026-02-10T09:30:00.000Z",'
-    b'"compactMetadata":{"trigger":"auto","preTokens":167000}}\n'
-)
 
 SCENARIOS: tuple[HostScenario, ...] = (
     # -- Codex: one per era, local/remote, pre/mid/manual, companions --------------------
@@ -562,18 +578,173 @@ SCENARIOS: tuple[HostScenario, ...] = (
         _pi(Exchange(1), PiCompact(), Deep()),
         reject="E-LIMIT",
     ),
-    # -- no host -------------------------------------------------------------------------
+    # -- Claude Code -----------------------------------------------------------------------
     HostScenario(
-        "unknown-host-claude",
-        None,
-        ("none",),
-        "a Claude Code transcript (type user, uuid) is of no known host: rejected",
-        ("HST-3", "HST-4", "ERR-13", "ERR-10"),
-        ("unknown-host", "rejection"),
-        raw=CLAUDE_LIKE,
-        reject="E-HOST",
-        comment="Its compact_boundary must not be counted by any reader of the known hosts.",
+        "claude-manual",
+        "claude-code",
+        ("CC2",),
+        "a manual /compact: boundary, summary, then the command's earlier records; one reboot",
+        ("CLC-8",),
+        ("claude-manual",),
+        _claude(ClaudeTurn(2), ClaudeCompact("manual"), ClaudeTurn(1)),
     ),
+    HostScenario(
+        "claude-auto",
+        "claude-code",
+        ("CC1",),
+        "an automatic compaction right after a tool result, the turn goes on; one reboot",
+        ("CLC-8",),
+        ("claude-auto",),
+        _claude(ClaudeTurn(1), ClaudeCompact("auto"), ClaudeTurn(1)),
+    ),
+    HostScenario(
+        "claude-two-compactions",
+        "claude-code",
+        ("CC3",),
+        "an automatic and a manual compaction with CC3's richer metadata; two reboots",
+        ("CLC-8",),
+        ("claude-auto", "claude-manual"),
+        _claude(
+            ClaudeTurn(2),
+            ClaudeCompact("auto"),
+            ClaudeTurn(1),
+            ClaudeCompact("manual"),
+            ClaudeTurn(1),
+        ),
+    ),
+    HostScenario(
+        "claude-chain-break",
+        "claude-code",
+        ("CC2",),
+        "two boundaries each start a new parentUuid chain (logicalParentUuid); two reboots",
+        ("CLC-9",),
+        ("claude-chain-break", "claude-auto"),
+        _claude(ClaudeTurn(2), ClaudeCompact(), ClaudeTurn(1), ClaudeCompact(), ClaudeTurn(1)),
+        comment="A walk of parentUuid back from the last record stops at the second boundary and "
+        "finds one; the records of the file hold two (CLC-9).",
+    ),
+    HostScenario(
+        "claude-not-compactions",
+        "claude-code",
+        ("CC3",),
+        "summary title rows first, a microcompact_boundary, one compaction; one reboot",
+        ("CLC-4", "HST-3"),
+        ("claude-microcompact", "claude-title-rows", "claude-auto"),
+        _claude(
+            ClaudeTurn(1),
+            Microcompact(),
+            ClaudeTurn(1),
+            ClaudeCompact(),
+            TitleRows(),
+            ClaudeTurn(1),
+            titles_first=True,
+        ),
+        comment="The first value is a summary row: HST-2 recognises it by its leafUuid; the "
+        "protocol never names the host (HST-3).",
+    ),
+    HostScenario(
+        "claude-side-file",
+        "claude-code",
+        ("CC2",),
+        "the summarizer's agent-acompact side file: sidechain records only; no reboots",
+        ("CLC-5",),
+        ("claude-side-file",),
+        _claude(side_file=True),
+    ),
+    HostScenario(
+        "claude-sidechain",
+        "claude-code",
+        ("CC1",),
+        "a subagent's inline sidechain records hold a boundary of their own; one reboot",
+        ("CLC-5",),
+        ("claude-sidechain", "claude-auto"),
+        _claude(ClaudeTurn(1), Sidechain(), ClaudeTurn(1), ClaudeCompact(), ClaudeTurn(1)),
+    ),
+    HostScenario(
+        "claude-branch-copy",
+        "claude-code",
+        ("CC2",),
+        "a /branch copy holds two boundaries of its source (forkedFrom), compacts once; one reboot",
+        ("CLC-6", "RBT-3"),
+        ("claude-branch-copy", "claude-auto"),
+        _claude_branch,
+    ),
+    HostScenario(
+        "claude-reappend",
+        "claude-code",
+        ("CC2",),
+        "a second /compact re-appends earlier records with their uuids (#92089); two reboots",
+        ("CLC-6",),
+        ("claude-reappend", "claude-manual"),
+        _claude(
+            ClaudeTurn(2),
+            ClaudeCompact("manual"),
+            ClaudeTurn(1),
+            ClaudeCompact("manual"),
+            Reappend(),
+            ClaudeTurn(1),
+        ),
+        comment="The first boundary is in the file twice with one uuid: one compaction (CLC-6).",
+    ),
+    HostScenario(
+        "claude-summary-only",
+        "claude-code",
+        ("CC0",),
+        "a CC0 transcript: two isCompactSummary records and no boundary; two reboots",
+        ("CLC-7", "RBT-5"),
+        ("claude-summary-only", "claude-manual", "claude-auto"),
+        _claude(
+            ClaudeTurn(2),
+            ClaudeCompact("auto"),
+            ClaudeTurn(1),
+            ClaudeCompact("manual"),
+            ClaudeTurn(1),
+        ),
+        comment="Counted from the summaries with the warning W-LOW-CONFIDENCE (CLC-7).",
+    ),
+    HostScenario(
+        "claude-failed-compaction",
+        "claude-code",
+        ("CC2",),
+        "a failed /compact and a cancelled automatic compaction write no boundary; no reboots",
+        ("RBT-1",),
+        ("claude-failed-compaction", "claude-manual"),
+        _claude(
+            ClaudeTurn(1),
+            ClaudeCompact("manual", done=False),
+            ClaudeTurn(1),
+            ClaudeCompact("auto", done=False),
+            ClaudeTurn(1),
+        ),
+    ),
+    HostScenario(
+        "claude-torn-tail",
+        "claude-code",
+        ("CC2",),
+        "a boundary cut short at the end of the file is ignored; one reboot",
+        ("JSV-2", "CLC-10"),
+        ("torn-tail", "claude-auto"),
+        _claude(ClaudeTurn(1), ClaudeCompact(), ClaudeTurn(1), torn=True),
+    ),
+    HostScenario(
+        "claude-glued",
+        "claude-code",
+        ("CC3",),
+        "a boundary glued to the end of the previous line counts; one reboot",
+        ("JSV-1", "CLC-10"),
+        ("glued-records", "claude-auto"),
+        _claude(ClaudeTurn(1), ClaudeCompact(glued=True), ClaudeTurn(1)),
+    ),
+    HostScenario(
+        "claude-bad-line",
+        "claude-code",
+        ("CC1",),
+        "a line that does not parse is skipped; the boundary after it counts; one reboot",
+        ("JSV-3", "CLC-10"),
+        ("json-value-skip", "claude-auto"),
+        _claude(ClaudeTurn(1), ClaudeGarbage(), ClaudeTurn(1), ClaudeCompact()),
+    ),
+    # -- no host -------------------------------------------------------------------------
     HostScenario(
         "unknown-host-object",
         None,

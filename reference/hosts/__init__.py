@@ -2,7 +2,7 @@
 
 Each host has one small reader beside the core: VS Code's is the replay and count of the
 package root (`replay.py`, `count.py`, spec/hosts/vscode.md); Codex's and pi's read records by
-JSON value (`codex.py`, `pi.py`). Detection reads only the file's first value.
+JSON value (`codex.py`, `pi.py`, `claude_code.py`). Detection reads only the file's first value.
 """
 
 from __future__ import annotations
@@ -15,7 +15,18 @@ from ..errors import E_HOST, Rejection
 VSCODE = "vscode"
 CODEX = "codex"
 PI = "pi"
-HOSTS = (VSCODE, CODEX, PI)  # HST-1, in spec/hosts.toml's order
+CLAUDE_CODE = "claude-code"
+HOSTS = (VSCODE, CODEX, PI, CLAUDE_CODE)  # HST-1, in spec/hosts.toml's order
+
+# HST-2, CLC-1: the Claude Code records that carry no `uuid`, and the member each one names
+# itself by (a resume-picker title row, a file backup snapshot, a queued prompt, title rows).
+CLAUDE_CODE_UNTHREADED = {
+    "summary": "leafUuid",
+    "file-history-snapshot": "messageId",
+    "queue-operation": "sessionId",
+    "ai-title": "sessionId",
+    "custom-title": "sessionId",
+}
 
 # How much of the file detection reads before it parses a whole first line: a VS Code log's
 # first line can be hundreds of megabytes, and its first member is `kind`.
@@ -33,6 +44,8 @@ def classify(value: Any) -> str | None:
         return CODEX
     if kind == "session":
         return PI
+    if isinstance(kind, str) and _is_claude_code(kind, value):
+        return CLAUDE_CODE
     if (
         kind is None
         and isinstance(value.get("id"), str)
@@ -40,6 +53,15 @@ def classify(value: Any) -> str | None:
     ):
         return CODEX  # CDX-1: the legacy rollout header of era C0
     return None
+
+
+def _is_claude_code(kind: str, value: dict[str, Any]) -> bool:
+    """HST-2, CLC-1: a conversation record (string `uuid` and `sessionId`) or one of the
+    records without a `uuid` that carries the member it is known by."""
+    if isinstance(value.get("uuid"), str) and isinstance(value.get("sessionId"), str):
+        return True
+    member = CLAUDE_CODE_UNTHREADED.get(kind)
+    return member is not None and isinstance(value.get(member), str)
 
 
 def detect(path: str | os.PathLike[str]) -> str:

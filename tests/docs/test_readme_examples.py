@@ -54,6 +54,7 @@ SUBSTITUTIONS = {
     "path/to/<sessionId>.jsonl": "sessions/1b2c.jsonl",
     "~/.codex/sessions/2026/02/23/rollout-2026-02-23T12-54-34-<id>.jsonl": "sessions/rollout.jsonl",
     "~/.pi/agent/sessions/--home-me-project--/<time>_<id>.jsonl": "sessions/pi.jsonl",
+    "~/.claude/projects/-home-me-project/<session id>.jsonl": "sessions/claude.jsonl",
     "/opt/mytool-1.3/bin/mytool": "./mytool",
     "/opt/mytool-1.4/bin/mytool": "./mytool",
     "--budget 20": "--budget 5 --examples 10",
@@ -96,6 +97,8 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     store = home / ".config" / "Code" / "User" / "workspaceStorage" / "0a1b" / "chatSessions"
     store.mkdir(parents=True)
     shutil.copyfile(SESSION, store / "1b2c.jsonl")
+    claude = ROOT / "fixtures" / "realworld-claude-code-spotter"
+    shutil.copyfile(claude / "session.jsonl", home / "sessions" / "claude.jsonl")
     corpus = home / "corpus"
     for case_id in SMALL_CORPUS:
         shutil.copytree(ROOT / "fixtures" / case_id, corpus / case_id)

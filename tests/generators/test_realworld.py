@@ -135,7 +135,7 @@ def read_members(data: bytes) -> dict[str, Any]:
     return {"top": top, "requests": requests}
 
 
-def test_there_are_five_real_exports_and_two_logs_of_other_hosts() -> None:
+def test_there_are_five_real_exports_and_three_logs_of_other_hosts() -> None:
     assert [case.name for case in CASES] == [
         "realworld-abusyahmie-nrf52dk",
         "realworld-epics-p47",
@@ -144,6 +144,7 @@ def test_there_are_five_real_exports_and_two_logs_of_other_hosts() -> None:
         "realworld-oocx-website-chat1",
     ]
     assert [(case.name, host_of(case)) for case in HOST_CASES] == [
+        ("realworld-claude-code-spotter", "claude-code"),
         ("realworld-codex-localpush", "codex"),
         ("realworld-pi-mono-session", "pi"),
     ]

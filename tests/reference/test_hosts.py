@@ -75,11 +75,11 @@ def test_the_first_value_decides_the_host(tmp_path: Path, first: Any, host: str)
 
 
 def test_an_object_of_no_known_host_is_e_host_naming_the_hosts(tmp_path: Path) -> None:
-    path = write(tmp_path, [{"type": "user", "uuid": "u1", "sessionId": "s"}])
+    path = write(tmp_path, [{"type": "user", "id": "u1", "content": "a record of no known host"}])
     err = io.StringIO()
     assert main(["count", str(path)], io.StringIO(), err) == 1
     assert err.getvalue() == (
-        f"error: {path}:0: E-HOST: not a session of a known host (vscode, codex, pi)\n"
+        f"error: {path}:0: E-HOST: not a session of a known host (vscode, codex, pi, claude-code)\n"
     )
 
 
