@@ -63,6 +63,8 @@ class Store:
 
 VSCODE_NAME = re.compile(r"(?P<id>[^/\\]+?)\.jsonl?")
 CODEX_NAME = re.compile(r"rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-(?P<id>.+?)\.jsonl(?:\.zst)?")
+# A Claude Code transcript: `<sessionId>.jsonl`, the id a UUID.
+CLAUDE_NAME = re.compile(r"(?P<id>[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})\.jsonl")
 PI_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T[0-9-]+Z?_(?P<id>.+?)\.jsonl")
 
 BASES: tuple[Base, ...] = (
@@ -85,6 +87,14 @@ BASES: tuple[Base, ...] = (
         ".pi/agent",
         "badlogic/pi-mono packages/coding-agent/src/config.ts (getAgentDir: "
         "$PI_CODING_AGENT_DIR, else ~/.pi/agent)",
+    ),
+    Base(
+        "claude-code",
+        "CLAUDE_CONFIG_DIR",
+        ".claude",
+        "docs: Claude Code's settings documentation ($CLAUDE_CONFIG_DIR moves ~/.claude); the "
+        "program is proprietary with no public source, so this row rests on its documentation "
+        "and public transcripts (spec/hosts/claude-code.md)",
     ),
 )
 
@@ -133,6 +143,16 @@ STORES: tuple[Store, ...] = (
         PI_NAME,
         "badlogic/pi-mono packages/coding-agent/src/core/session-manager.ts "
         "(getDefaultSessionDir: sessions/--<cwd>--/<time>_<id>.jsonl)",
+    ),
+    Store(
+        "claude-code",
+        "projects",
+        "projects/*",
+        False,
+        CLAUDE_NAME,
+        "docs: public transcripts (marot/spotter test/fixtures/transcripts) lie in "
+        "projects/<cwd, separators turned into '-'>/<sessionId>.jsonl; the subagents/ folder "
+        "beside a transcript holds side files, not sessions (CLC-5)",
     ),
 )
 

@@ -24,6 +24,7 @@ FIXTURES = ROOT / "fixtures"
 VSCODE_CASE = "CRJG"  # 1 reboot
 CODEX_CASE = "V8MB"  # 1 reboot
 PI_CASE = "WVNH"  # 1 reboot
+CLAUDE_CASE = "S782"  # 1 reboot (a manual compact_boundary)
 PI_REJECTED = "2LWG"  # E-LIMIT
 # Every variable that could point a lookup at the machine's real stores.
 VARIABLES = (
@@ -33,6 +34,7 @@ VARIABLES = (
     "XDG_CONFIG_HOME",
     "CODEX_HOME",
     "PI_CODING_AGENT_DIR",
+    "CLAUDE_CONFIG_DIR",
     "VSCODE_PORTABLE",
     "VSCODE_APPDATA",
     stores.VSCODE_USER_DATA_ENV,
@@ -92,6 +94,10 @@ class FakeHome:
     def add_pi(self, sid: str, case: str = PI_CASE, cwd: str = "--home-me-proj--") -> Path:
         base = Path(self.env.get("PI_CODING_AGENT_DIR", self.home / ".pi" / "agent"))
         return _copy(case, base / "sessions" / cwd / f"2026-03-02T10-00-04-000Z_{sid}.jsonl")
+
+    def add_claude(self, sid: str, case: str = CLAUDE_CASE, cwd: str = "-home-me-proj") -> Path:
+        base = Path(self.env.get("CLAUDE_CONFIG_DIR", self.home / ".claude"))
+        return _copy(case, base / "projects" / cwd / f"{sid}.jsonl")
 
 
 def _copy(case: str, target: Path) -> Path:

@@ -191,3 +191,23 @@ def test_as_a_user_runs_it(tmp_path: Path) -> None:
         env=subprocess_env(home),
     )
     assert lean.stderr.splitlines()[-1] == "[]"
+
+
+CLAUDE_ID = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+
+
+def test_a_claude_code_transcript_is_found_by_its_id(home: FakeHome) -> None:
+    path = home.add_claude(CLAUDE_ID)
+    code, out, err = run("count", "--session", "ae4a77f8")
+    answer = orjson.loads(out)
+    assert (code, err) == (0, "")
+    assert (answer["file"], answer["host"], answer["reboots"]) == (str(path), "claude-code", 1)
+
+
+def test_a_claude_code_side_file_is_not_a_session(home: FakeHome) -> None:
+    transcript = home.add_claude(CLAUDE_ID)
+    side = transcript.parent / CLAUDE_ID / "subagents" / "agent-acompact-70d8e7.jsonl"
+    side.parent.mkdir(parents=True)
+    side.write_bytes(transcript.read_bytes())
+    code, out, _ = run("count", "--session", CLAUDE_ID)
+    assert (code, orjson.loads(out)["file"]) == (0, str(transcript))

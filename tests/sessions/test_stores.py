@@ -86,7 +86,8 @@ def test_the_session_id_is_in_the_file_name(name: str, host: str, ident: str) ->
 def test_every_row_cites_the_host_source_and_the_spec_chapter_lists_it() -> None:
     chapter = (ROOT / "spec" / "STORES.md").read_text(encoding="utf-8")
     for row in (*stores.BASES, *stores.STORES):
-        assert re.search(r"\.(ts|rs)\b|codex-rs/core/src/config", row.source), row
+        # A proprietary host (Claude Code) has no source to cite: its rows say `docs:` instead.
+        assert re.search(r"\.(ts|rs)\b|codex-rs/core/src/config|^docs: ", row.source), row
     for store in stores.STORES:
         assert f"`{store.folders}" in chapter, store.folders
     for base in stores.BASES:
