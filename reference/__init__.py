@@ -2,8 +2,8 @@
 
 `count_path` is the whole answer for one file of any host; `python -m reference` is its command
 line. The core decides the host (`hosts/`, HST-2) and hands the file to that host's reader:
-VS Code's replay and count (`replay.py`, `count.py`), or the record readers of Codex and pi
-(`hosts/codex.py`, `hosts/pi.py`, over `jsonvalues.py`).
+VS Code's replay and count (`replay.py`, `count.py`), or the record readers of Codex, pi and
+Gemini CLI (`hosts/codex.py`, `hosts/pi.py`, `hosts/gemini.py`, over `jsonvalues.py`).
 """
 
 from __future__ import annotations
@@ -52,15 +52,23 @@ def count_path(
 def count_records_path(
     path: str | os.PathLike[str], host: str, *, readable: bool = False
 ) -> RecordCount:
-    """A Codex rollout or a pi session, read by JSON value (JSV-1) by that host's reader."""
-    from .hosts import CODEX, codex, pi
+    """A Codex rollout, a pi session or a Gemini CLI chat, read by JSON value (JSV-1) by that
+    host's reader."""
+    from .hosts import CODEX, GEMINI, codex, gemini, json_host, pi
     from .jsonvalues import iter_values
     from .replay import open_log
 
+    if host == GEMINI and os.fspath(path).endswith(".json") and json_host(path) == GEMINI:
+        raise gemini.reject_document()  # GEM-7: the whole-file .json era
     notices: list[Notice] = []
     with open_log(path) as stream:
         values = iter_values(stream, notices)
-        result = codex.count_records(values) if host == CODEX else pi.count_records(values)
+        if host == CODEX:
+            result = codex.count_records(values)
+        elif host == GEMINI:
+            result = gemini.count_records(values)
+        else:
+            result = pi.count_records(values)
     result.notices[:0] = notices
     return result
 

@@ -1,8 +1,8 @@
 """The host layer: which host wrote a file (HST-2), and that host's reader.
 
 Each host has one small reader beside the core: VS Code's is the replay and count of the
-package root (`replay.py`, `count.py`, spec/hosts/vscode.md); Codex's and pi's read records by
-JSON value (`codex.py`, `pi.py`). Detection reads only the file's first value.
+package root (`replay.py`, `count.py`, spec/hosts/vscode.md); Codex's, pi's and Gemini CLI's read
+records by JSON value (`codex.py`, `pi.py`, `gemini.py`). Detection reads only the file's first value.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from ..errors import E_HOST, Rejection
 VSCODE = "vscode"
 CODEX = "codex"
 PI = "pi"
-HOSTS = (VSCODE, CODEX, PI)  # HST-1, in spec/hosts.toml's order
+GEMINI = "gemini-cli"
+HOSTS = (VSCODE, CODEX, PI, GEMINI)  # HST-1, in spec/hosts.toml's order
 
 # How much of the file detection reads before it parses a whole first line: a VS Code log's
 # first line can be hundreds of megabytes, and its first member is `kind`.
@@ -26,6 +27,8 @@ def classify(value: Any) -> str | None:
     """HST-2: the host a first JSON value belongs to; None when no host claims it (HST-4)."""
     if not isinstance(value, dict):
         return VSCODE  # VS Code's rules reject it (ERR-4)
+    if isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str):
+        return GEMINI  # GEM-1: the chat's metadata record (it may carry `kind`: checked first)
     if "kind" in value:
         return VSCODE
     kind = value.get("type")
@@ -48,7 +51,8 @@ def detect(path: str | os.PathLike[str]) -> str:
 
     name = os.fspath(path)
     if name.endswith(".json"):
-        return VSCODE  # LEG-1: one JSON document is a VS Code session or export
+        return json_host(path)
+
     with open_log(path) as stream:
         head = stream.read(PEEK)
         body = head[len(BOM) :] if head.startswith(BOM) else head
@@ -71,6 +75,27 @@ def detect(path: str | os.PathLike[str]) -> str:
     if host is None:
         raise Rejection(0, E_HOST, f"not a session of a known host ({', '.join(HOSTS)})")
     return host
+
+
+def json_host(path: str | os.PathLike[str]) -> str:
+    """HST-2, LEG-1, GEM-1: one JSON document is a VS Code session or export, unless it is a
+    whole-file Gemini CLI chat. Only a document that names `projectHash` near its start is
+    parsed here (Gemini CLI writes it second); every other `.json` is VS Code's, unread."""
+    from ..replay import BOM, open_log
+    from .gemini import is_chat_document
+
+    with open_log(path) as stream:
+        head = stream.read(PEEK)
+        if b'"projectHash"' not in head:
+            return VSCODE
+        data = head + stream.read()
+    try:
+        import json
+
+        value = json.loads(data[len(BOM) :] if data.startswith(BOM) else data)
+    except (ValueError, RecursionError):
+        return VSCODE  # VS Code's rules reject it (LEG-1, ERR-3)
+    return GEMINI if is_chat_document(value) else VSCODE
 
 
 def _first_value(line: bytes) -> Any:
