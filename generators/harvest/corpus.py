@@ -115,10 +115,10 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
     """What the case exercises, from its scenario and role (and C0 when nothing was recorded)."""
     scenario, role, version = item.entry["scenario"], item.entry["role"], item.entry["version"]
     if expect["outcome"] == "reject" and item.host == "gemini-cli":
-        tags = ["gemini-unmeasurable", "rejection"]
-        if container(item) == "json":
-            tags.insert(0, "gemini-json")
-        return ["RBT-5", "GEM-7", "ERR-14"], ["harvested", *tags]
+        rules, tags = ["RBT-5", "GEM-7", "ERR-14"], ["gemini-unmeasurable", "rejection"]
+        if container(item) == "json":  # told from VS Code's .json by its members
+            rules, tags = ["HST-2", "GEM-1", *rules], ["gemini-json", *tags]
+        return rules, ["harvested", *tags]
     if item.host == "gemini-cli":
         rules, tags = GEMINI_SCENARIOS.get(scenario, (["RBT-1", "GEM-3"], []))
         return rules, ["harvested", *tags]

@@ -684,7 +684,7 @@ SCENARIOS: tuple[HostScenario, ...] = (
         ("G1",),
         "a G1 chat that never compressed: its start-up $set.messages holds no snapshot; none",
         ("GEM-2",),
-        (),
+        ("gemini-start-sync",),
         _gem(Prompt(1), Prompt(2)),
     ),
     HostScenario(
