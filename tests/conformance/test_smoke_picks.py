@@ -26,6 +26,7 @@ def test_one_case_per_kind(tmp_path: Path) -> None:
         "legacy json": ids["legacy"],
         "codex rollout": None,  # this corpus has VS Code cases only: nothing to pick (HST-1)
         "pi session": None,
+        "gemini chat": None,
     }
 
 
@@ -89,7 +90,9 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
     codex, pi = chosen["codex rollout"], chosen["pi session"]
     assert codex is not None and codex.host == "codex" and codex.expect["reboots"] > 0
     assert pi is not None and pi.host == "pi" and pi.expect["reboots"] > 0
+    gemini = chosen["gemini chat"]
+    assert gemini is not None and gemini.host == "gemini-cli" and gemini.expect["reboots"] > 0
     # The VS Code picks stay VS Code cases: a counter of VS Code alone smoke-tests its adapter.
-    hosts = ("codex rollout", "pi session")
+    hosts = ("codex rollout", "pi session", "gemini chat")
     others = [case for label, case in chosen.items() if label not in hosts]
     assert all(case is not None and case.host == "vscode" for case in others)
