@@ -45,7 +45,12 @@ EXAMPLES = {
     "  |  %(prog)s ~/.pi/agent/sessions/--home-me-proj--/<time>_<id>.jsonl",
     "explain": "example: %(prog)s session.jsonl | less",
 }
-HOST_CHOICES = ("vscode", "codex", "pi", "gemini-cli")  # HST-1 (reference.hosts.HOSTS, not imported here)
+HOST_CHOICES = (
+    "vscode",
+    "codex",
+    "pi",
+    "gemini-cli",
+)  # HST-1 (reference.hosts.HOSTS, not imported here)
 
 
 def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:

@@ -1,4 +1,5 @@
-"""From a Codex, pi or Gemini CLI (scenario, era) pair to a case: its bytes and its case.toml metadata.
+"""From a Codex, pi or Gemini CLI (scenario, era) pair to a case: its bytes and its case.toml
+metadata.
 
 The host scenarios live in `hosts/scenarios.py`; their writers in `hosts/codex.py` and
 `hosts/pi.py`. The expectation comes from the plan (`hosts.plan.expected_reboots`) or from the

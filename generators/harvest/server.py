@@ -1,9 +1,9 @@
 """The scripted model server: loopback only, a bounded number of requests, a bounded lifetime.
 
-A harvest run starts one server per host run. It speaks the OpenAI Responses API
-(``POST /v1/responses``), Chat Completions (``POST /v1/chat/completions``), ``GET
-/v1/models``, and the Gemini API (``POST .../models/<model>:streamGenerateContent`` over SSE,
-``:generateContent``, ``:countTokens``); the answers come from ``script.decide``. Every request is logged (path, model,
+A harvest run starts one server per host run. It speaks the OpenAI Responses API (``POST
+/v1/responses``), Chat Completions (``POST /v1/chat/completions``), ``GET /v1/models``, and the
+Gemini API (``POST .../models/<model>:streamGenerateContent`` over SSE, ``:generateContent``,
+``:countTokens``); the answers come from ``script.decide``. Every request is logged (path, model,
 classification, usage reported): that log is the evidence of how many compactions the script
 caused, so the expected count never comes from a counter. The server refuses any address but
 127.0.0.1, answers 503 and shuts down once its request budget is spent, and shuts down by itself
@@ -135,7 +135,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.headers.get("session_id") or self.headers.get("conversation_id") or "",
         )
         if reply.kind == "error":
-            error = {"message": reply.text, "type": "server_error"}
+            error: dict[str, Any] = {"message": reply.text, "type": "server_error"}
             if api == "gemini":  # google.rpc.Status
                 error = {"code": reply.status, "message": reply.text, "status": "INTERNAL"}
             self._send_json(reply.status, {"error": error})

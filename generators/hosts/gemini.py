@@ -123,15 +123,22 @@ class GeminiChat:
             call = {"name": "run_shell_command", "args": {"command": "npm test"}, "id": call_id}
             model = self.message("gemini", "", thoughts=[], tokens=tokens, model="gemini-2.5-pro")
             model["toolCalls"] = [
-                {"id": call_id, "name": "run_shell_command", "args": call["args"], "status": "success"}
+                {
+                    "id": call_id,
+                    "name": "run_shell_command",
+                    "args": call["args"],
+                    "status": "success",
+                }
             ]
             model["content"] = [{"functionCall": call}]
             self.record(model)  # written again once its tool calls are known
-            response = {"id": call_id, "name": "run_shell_command"}
-            response["response"] = {"output": f"Output: step {number + 1} passed"}
+            output = {"output": f"Output: step {number + 1} passed"}
+            response = {"id": call_id, "name": "run_shell_command", "response": output}
             self.message("user", [{"functionResponse": response}])
         self.clock.wait(3)
-        self.message("gemini", words(self.rng, 10), thoughts=[], tokens=tokens, model="gemini-2.5-pro")
+        self.message(
+            "gemini", words(self.rng, 10), thoughts=[], tokens=tokens, model="gemini-2.5-pro"
+        )
 
     def compress(self, step: Compress) -> None:
         self.clock.wait(5)

@@ -4,9 +4,9 @@ comes from here.
 A plan lists the thread's own events (turns, compactions and how each one ended, manual or
 automatic, rollbacks, branches, resumes), the copy it started from (a fork, a subagent, a pi
 branch), and damage done to the file afterwards (a torn tail, a bad line, glued records). The
-writer models (`codex.py`, `pi.py`, `gemini.py`) turn a plan into bytes; `expected_reboots`
-reads the plan alone: one reboot per completed compaction of the thread's own log (RBT-1), wherever it sits
-(RBT-4: rolled back or on an abandoned branch still counts), never one of the copy (RBT-3).
+writer models (`codex.py`, `pi.py`, `gemini.py`) turn a plan into bytes; `expected_reboots` reads
+the plan alone: one reboot per completed compaction of the thread's own log (RBT-1), wherever it
+sits (RBT-4: rolled back or on an abandoned branch still counts), never one of the copy (RBT-3).
 """
 
 from __future__ import annotations
@@ -217,9 +217,6 @@ class PiPlan:
 def pi_own_compactions(plan: PiPlan) -> int:
     """The completed compactions this session wrote, on every branch (PIA-3, PIA-6)."""
     return sum(1 for step in plan.steps if isinstance(step, PiCompact) and step.done)
-
-
-
 
 
 # -- Gemini CLI ----------------------------------------------------------------------------

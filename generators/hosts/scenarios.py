@@ -15,9 +15,9 @@ from typing import Any
 from .plan import (
     CodexPlan,
     Compact,
+    Compress,
     Copy,
     Deep,
-    Compress,
     Exchange,
     Extras,
     Garbage,
@@ -90,7 +90,9 @@ def _gem(*steps: Any, **options: Any) -> Callable[[str], GemPlan]:
     return lambda era: GemPlan(era=era, steps=tuple(steps), **options)
 
 
-SNAPSHOT_A = "<state_snapshot>\nthe parser is fixed; next: the tests of the reader\n</state_snapshot>"
+SNAPSHOT_A = (
+    "<state_snapshot>\nthe parser is fixed; next: the tests of the reader\n</state_snapshot>"
+)
 SNAPSHOT_B = "<state_snapshot>\nthe tests pass; next: the release notes\n</state_snapshot>"
 
 

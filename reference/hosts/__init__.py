@@ -1,8 +1,9 @@
 """The host layer: which host wrote a file (HST-2), and that host's reader.
 
 Each host has one small reader beside the core: VS Code's is the replay and count of the
-package root (`replay.py`, `count.py`, spec/hosts/vscode.md); Codex's, pi's and Gemini CLI's read
-records by JSON value (`codex.py`, `pi.py`, `gemini.py`). Detection reads only the file's first value.
+package root (`replay.py`, `count.py`, spec/hosts/vscode.md); Codex's, pi's and Gemini CLI's
+read records by JSON value (`codex.py`, `pi.py`, `gemini.py`). Detection reads only the file's
+first value (and a `.json` that names `projectHash`: the whole document, GEM-1).
 """
 
 from __future__ import annotations

@@ -49,7 +49,9 @@ def smoke(root: Path, snaps: Path, *args: str) -> subprocess.CompletedProcess[st
 def test_reference_is_wired_right(tmp_path: Path) -> None:
     root, snaps, _ = corpus(tmp_path)
     result = smoke(root, snaps)
-    assert result.returncode == 0 and "OK: the adapter is wired right (5 cases pass" in result.stdout
+    assert (
+        result.returncode == 0 and "OK: the adapter is wired right (5 cases pass" in result.stdout
+    )
 
 
 def test_wrong_answer_key_gets_a_hint(tmp_path: Path) -> None:

@@ -56,7 +56,9 @@ def test_summary_prompts_are_recognised_and_answered_with_a_snapshot() -> None:
 def test_server_speaks_sse_json_and_count_tokens() -> None:
     with serving(max_requests=10, max_seconds=30) as server:
         base = server.base_url.removesuffix("/v1") + "/v1beta/models/gemini-2.5-flash"
-        body = {"contents": [_user("go. answer with 1 shell tool calls; report 900000 input tokens")]}
+        body = {
+            "contents": [_user("go. answer with 1 shell tool calls; report 900000 input tokens")]
+        }
         body["tools"] = TOOLS
         status, raw, kind = _post(base + ":streamGenerateContent?alt=sse", body)
         assert status == 200 and kind == "text/event-stream"

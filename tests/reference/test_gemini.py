@@ -111,7 +111,9 @@ def test_masking_and_user_text_are_not_snapshots(tmp_path: Path) -> None:
 
 def test_without_snapshot_ids_the_text_decides(tmp_path: Path) -> None:
     a = {"type": "user", "content": "<state_snapshot>A</state_snapshot>"}
-    path = write(tmp_path, META, history(a), history(a), history({**a, "content": "<state_snapshot>B"}))
+    path = write(
+        tmp_path, META, history(a), history(a), history({**a, "content": "<state_snapshot>B"})
+    )
     assert count(path).reboots == 2
 
 
