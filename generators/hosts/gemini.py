@@ -38,8 +38,7 @@ PROJECT_HASH = "1afbf223bb0b58ba08766ec87173ebd68e0507d66983531a95b52ff9b529c7db
 CONTEXT_ID = "d04923d38bb0f6017037e74183378ef4"  # a stable id derived from "environment-context"
 CONTEXT_TEXT = (
     "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n"
-    "My operating system is: linux\nThe project's temporary directory is: "
-    "/home/dev/.gemini/tmp/project\n</session_context>"
+    "My operating system is: linux\n</session_context>"
 )
 ACK = "Got it. Thanks for the additional context!"
 
