@@ -3,7 +3,8 @@
 `count_path` is the whole answer for one file of any host; `python -m reference` is its command
 line. The core decides the host (`hosts/`, HST-2) and hands the file to that host's reader:
 VS Code's replay and count (`replay.py`, `count.py`), or the record readers of Codex, pi and
-Claude Code (`hosts/codex.py`, `hosts/pi.py`, `hosts/claude_code.py`, over `jsonvalues.py`).
+Claude Code and Gemini CLI (`hosts/codex.py`, `hosts/pi.py`, `hosts/claude_code.py`,
+`hosts/gemini.py`, over `jsonvalues.py`).
 """
 
 from __future__ import annotations
@@ -52,16 +53,19 @@ def count_path(
 def count_records_path(
     path: str | os.PathLike[str], host: str, *, readable: bool = False
 ) -> RecordCount:
-    """A Codex rollout, a pi session or a Claude Code transcript, read by JSON value (JSV-1) by
-    that host's reader."""
-    from .hosts import CLAUDE_CODE, CODEX, PI, claude_code, codex, pi
+    """A Codex rollout, a pi session, a Claude Code transcript or a Gemini CLI chat, read by
+    JSON value (JSV-1) by that host's reader."""
+    from .hosts import CLAUDE_CODE, CODEX, GEMINI, PI, claude_code, codex, gemini, json_host, pi
     from .jsonvalues import iter_values
     from .replay import open_log
 
+    if host == GEMINI and os.fspath(path).endswith(".json") and json_host(path) == GEMINI:
+        raise gemini.reject_document()  # GEM-7: the whole-file .json era
     readers = {
         CODEX: codex.count_records,
         PI: pi.count_records,
         CLAUDE_CODE: claude_code.count_records,  # CLC-1..CLC-9
+        GEMINI: gemini.count_records,  # GEM-1..GEM-8
     }
     notices: list[Notice] = []
     with open_log(path) as stream:

@@ -24,9 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = UsageParser(
         prog=PROG,
         description="Easy cases (VS Code: a count, a Push, a phantom, a rejection, a legacy "
-        ".json; a Codex rollout; a pi session): exit 0 when the candidate gets every case it "
-        "claims right (--hosts leaves the other hosts' cases out). Each option is also read "
-        "from the CONFORMANCE_* variable shown, as for `rebootspec run`.",
+        ".json; a Codex rollout; a pi session; a Gemini CLI chat): exit 0 when the candidate "
+        "gets every case it claims right (--hosts leaves the other hosts' cases out). Each "
+        "option is also read from the CONFORMANCE_* variable shown, as for `rebootspec run`.",
         epilog='example: rebootspec smoke --candidate "./mytool count"',
     )
     add_settings(parser.add_argument, SMOKE_SETTINGS)

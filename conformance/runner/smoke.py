@@ -2,7 +2,7 @@
 
 One case per kind of answer a candidate must get right: a count from a plain snapshot, a
 count through a Push, a phantom (0), a rejection and a legacy .json of VS Code, and one count
-of each other host (a Codex rollout, a pi session). The easiest case of each
+of each other host (a Codex rollout, a pi session, a Gemini CLI chat). The easiest case of each
 kind is the one with the fewest tags and the smallest input, so the choice is stable; a case
 whose count spec 2.0 changed is picked only when there is no other, so a 1.0 counter can
 smoke-test its adapter too.
@@ -54,6 +54,7 @@ PICKS = (
     Pick("codex rollout", lambda c: c.host == "codex" and _counts_some(c)),
     Pick("pi session", lambda c: c.host == "pi" and _counts_some(c)),
     Pick("claude-code transcript", lambda c: c.host == "claude-code" and _counts_some(c)),
+    Pick("gemini chat", lambda c: c.host == "gemini-cli" and _counts_some(c)),
 )
 
 

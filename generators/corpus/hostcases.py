@@ -1,4 +1,5 @@
-"""From a Codex, pi or Claude Code (scenario, era) pair to a case: its bytes and case.toml.
+"""From a Codex, pi, Claude Code or Gemini CLI (scenario, era) pair to a case: its bytes and
+its case.toml metadata.
 
 The host scenarios live in `hosts/scenarios.py`; their writers in `hosts/codex.py`,
 `hosts/pi.py` and `hosts/claude_code.py`. The expectation comes from the plan
@@ -12,8 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..hosts import claude_code, codex, pi
-from ..hosts.plan import ClaudePlan, CodexPlan, PiPlan, codex_all_compactions, expected_reboots
+from ..hosts import claude_code, codex, gemini, pi
+from ..hosts.plan import (
+    ClaudePlan,
+    CodexPlan,
+    GemPlan,
+    PiPlan,
+    codex_all_compactions,
+    expected_reboots,
+)
 from ..hosts.scenarios import SCENARIOS, HostScenario
 from . import casefile, ids
 
@@ -33,8 +41,14 @@ class HostCase:
     def key(self) -> str:
         return f"{self.scenario.name}/{self.era}"
 
-    container = "jsonl"
-    file_name = "session.jsonl"
+    @property
+    def container(self) -> str:
+        """`json` for a whole-file Gemini CLI chat (GEM-1, era J0); `jsonl` for every other."""
+        return "json" if self.scenario.host == "gemini-cli" and self.era == "J0" else "jsonl"
+
+    @property
+    def file_name(self) -> str:
+        return f"session.{self.container}"
 
     @property
     def provenance(self) -> str:
@@ -67,12 +81,14 @@ def _rule_sort(rule: str) -> tuple[str, int]:
     return prefix, int(number)
 
 
-def plan_of(scenario: HostScenario, era: str) -> CodexPlan | PiPlan | ClaudePlan | None:
+def plan_of(scenario: HostScenario, era: str) -> CodexPlan | PiPlan | ClaudePlan | GemPlan | None:
     return scenario.plan(era) if scenario.plan is not None else None
 
 
-def render(plan: CodexPlan | PiPlan | ClaudePlan) -> tuple[bytes, int | None]:
+def render(plan: CodexPlan | PiPlan | ClaudePlan | GemPlan) -> tuple[bytes, int | None]:
     """The plan's file, and the line of the value the plan made too deep (if any)."""
+    if isinstance(plan, GemPlan):
+        return gemini.play(plan).bytes(), None
     if isinstance(plan, CodexPlan):
         rollout = codex.play(plan)
         return rollout.bytes(), rollout.reject_line
@@ -85,9 +101,11 @@ def render(plan: CodexPlan | PiPlan | ClaudePlan) -> tuple[bytes, int | None]:
     return data, session.reject_line()
 
 
-def plan_note(plan: CodexPlan | PiPlan | ClaudePlan) -> str:
+def plan_note(plan: CodexPlan | PiPlan | ClaudePlan | GemPlan) -> str:
     """What the plan holds, in the comment: own and inherited compactions."""
     own = expected_reboots(plan)
+    if isinstance(plan, GemPlan):
+        return f"plan: {own} completed compressions."
     if isinstance(plan, CodexPlan):
         inherited = codex_all_compactions(plan) - own
     else:

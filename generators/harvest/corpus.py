@@ -1,11 +1,11 @@
 """``python -m rebootspec.generators harvest-cases``: the curated harvest becomes corpus cases.
 
-Every file of ``harvested/manifest.toml`` — written by a released Codex or pi against the scripted
-model — is one case (provenance ``harvest:HOST@VERSION/scenario``). Its expectation comes from the
-run's own record: ``expected``, the compactions the script caused in this thread per the server
-log. When the host caused compactions and the file records none (``records`` 0), the version is
-of an era that recorded no compaction, and the spec's answer is ``E-UNMEASURABLE`` (RBT-5); the
-reference is never run to decide.
+Every file of ``harvested/manifest.toml`` — written by a released Codex, pi or Gemini CLI against
+the scripted model — is one case (provenance ``harvest:HOST@VERSION/scenario``). Its expectation
+comes from the run's own record: ``expected``, the compactions the script caused in this thread per
+the server log. When the host caused compactions and the file records none (``records`` 0), the
+version is of an era that recorded no compaction, and the spec's answer is ``E-UNMEASURABLE``
+(RBT-5); the reference is never run to decide.
 
 Case IDs are chosen once and kept in ``harvested/case_ids.toml``; ``--check`` compares the
 corpus with a fresh conversion (``tox -e corpus``), as ``build --check`` does for generated cases.
@@ -35,6 +35,10 @@ CODEX_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
     "auto-mid-turn": (["RBT-1", "CDX-3", "CDX-9"], ["codex-mid-turn"]),
     "failure": (["RBT-1", "CDX-3"], ["codex-failed-compaction"]),
     "rollback": (["RBT-4", "CDX-6"], ["codex-rollback"]),
+}
+GEMINI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
+    # headless -p, then --resume latest -p: every resume writes the last snapshot again
+    "auto-pre-turn": (["RBT-1", "GEM-3", "GEM-4", "GEM-8"], ["gemini-snapshot", "gemini-resume"]),
 }
 PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
     "manual": (["RBT-1", "PIA-3"], []),
@@ -78,6 +82,11 @@ def expectation(item: Harvested) -> dict[str, Any]:
 def era(item: Harvested) -> str:
     """The era from the file's shapes (informative metadata, read without any counter)."""
     records = [_value(line) for line in item.data.splitlines() if line.strip()]
+    if item.host == "gemini-cli":  # GEM-2
+        if container(item) == "json":
+            return "J0"
+        synced = any(isinstance(r.get("$set"), dict) and "messages" in r["$set"] for r in records)
+        return "G1" if synced else "G0"
     if item.host == "pi":
         version = records[0].get("version") if records else None
         return f"v{version}" if isinstance(version, int) and version >= 2 else "v1"
@@ -105,6 +114,14 @@ def _value(line: bytes) -> dict[str, Any]:
 def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], list[str]]:
     """What the case exercises, from its scenario and role (and C0 when nothing was recorded)."""
     scenario, role, version = item.entry["scenario"], item.entry["role"], item.entry["version"]
+    if expect["outcome"] == "reject" and item.host == "gemini-cli":
+        rules, tags = ["RBT-5", "GEM-7", "ERR-14"], ["gemini-unmeasurable", "rejection"]
+        if container(item) == "json":  # told from VS Code's .json by its members
+            rules, tags = ["HST-2", "GEM-1", *rules], ["gemini-json", *tags]
+        return rules, ["harvested", *tags]
+    if item.host == "gemini-cli":
+        rules, tags = GEMINI_SCENARIOS.get(scenario, (["RBT-1", "GEM-3"], []))
+        return rules, ["harvested", *tags]
     if expect["outcome"] == "reject":
         tags = ["codex-unmeasurable", "rejection"]
         if not item.data.startswith(b'{"timestamp"'):
@@ -137,7 +154,7 @@ def version_key(version: str) -> tuple[int, ...]:
 
 def title(item: Harvested, expect: dict[str, Any]) -> str:
     entry = item.entry
-    name = "Codex" if item.host == "codex" else "pi"
+    name = {"codex": "Codex", "gemini-cli": "Gemini CLI"}.get(item.host, "pi")
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"
     if expect["outcome"] == "reject":
         answer = "no compaction recorded: unmeasurable"
@@ -157,11 +174,16 @@ def case_table(item: Harvested, case_id: str) -> dict[str, Any]:
         "rules": rules,
         "tags": tags,
         "era": era(item),
-        "container": "jsonl",
+        "container": container(item),
         "provenance": item.entry["provenance"],
         "comment": f"{item.entry['what']} Written by {item.entry['licence']}.",
         "expect": expect,
     }
+
+
+def container(item: Harvested) -> str:
+    """``json`` for a whole-file chat (Gemini CLI up to 0.38, GEM-1), else ``jsonl``."""
+    return "json" if str(item.entry["file"]).endswith(".json") else "jsonl"
 
 
 def registry() -> dict[str, str]:
@@ -203,7 +225,7 @@ def differences(fixtures: Path) -> list[str]:
         want = casefile.render(case_table(item, case_id))
         if not (folder / "case.toml").exists() or (folder / "case.toml").read_text("utf-8") != want:
             problems.append(f"{case_id} ({item.key}): case.toml differs")
-        session = folder / "session.jsonl"
+        session = folder / f"session.{container(item)}"
         if not session.exists() or session.read_bytes() != item.data:
             problems.append(f"{case_id} ({item.key}): session.jsonl differs")
     return problems
@@ -216,7 +238,7 @@ def write(fixtures: Path) -> int:
     for item in items:
         folder = fixtures / table[item.key]
         folder.mkdir(exist_ok=True)
-        (folder / "session.jsonl").write_bytes(item.data)
+        (folder / f"session.{container(item)}").write_bytes(item.data)
         (folder / "case.toml").write_text(casefile.render(case_table(item, table[item.key])))
     return len(items)
 

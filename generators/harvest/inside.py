@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .hosts import codex, pi
+from .hosts import codex, gemini, pi
 from .hosts.common import HOME, PROJECT, HarvestError, Install
 from .server import ScriptedServer
 
@@ -53,7 +53,7 @@ def main(argv: list[str]) -> int:
             max_requests=120, max_seconds=240, log_path=log, dump_dir=dump
         ).start()
         try:
-            driver = codex if host == "codex" else pi
+            driver = {"codex": codex, "gemini": gemini}.get(host, pi)
             outcome = driver.drive(Install(Path(folder), 0, True), version, scenario, server, out)
         finally:
             server.stop()

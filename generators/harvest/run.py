@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hosts import codex, pi
+from .hosts import codex, gemini, pi
 from .hosts.common import HarvestError, install
 
-HOSTS = {"codex": codex, "pi": pi}
+HOSTS = {"codex": codex, "pi": pi, "gemini": gemini}
 
 
 @dataclass

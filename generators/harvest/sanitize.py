@@ -41,7 +41,8 @@ def machine_patterns() -> dict[str, re.Pattern[str]]:
         patterns["home"] = re.compile(r"(?<![<\w])" + re.escape(home) + r"(?![\w.>-])")
     if temp not in ("/tmp", "/home/dev/tmp"):
         patterns["tmp"] = re.compile(re.escape(temp))
-    patterns["tmp-run"] = re.compile(r"/tmp/[A-Za-z0-9_.-]{3,}")  # a named temp folder
+    # A named temp folder; not Gemini CLI's own ``~/.gemini/tmp/<project>`` of the private home.
+    patterns["tmp-run"] = re.compile(r"(?<!/home/dev/\.gemini)/tmp/[A-Za-z0-9_.-]{3,}")
     for what, name in (("user", user), ("host", host)):
         if not name or name in ("dev", "devbox"):
             continue

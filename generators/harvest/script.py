@@ -31,6 +31,9 @@ SUMMARY_MARKERS = (
     "You have exceeded the maximum number of tokens",  # Codex 0.40-era compaction prompt
     "context summarization assistant",  # pi
     "You are a summarization assistant. A conversation follows",  # Codex 0.34 and earlier
+    "generate the <state_snapshot>",  # Gemini CLI, up to the verification pass
+    "generate the updated <state_snapshot>",  # Gemini CLI 0.4x and later
+    "Critically evaluate the <state_snapshot>",  # Gemini CLI's verification pass
 )
 SMALL_USAGE = 1000
 SUMMARY_PREFIX = "HARVEST-SUMMARY"
@@ -56,7 +59,7 @@ class Message:
 class Request:
     """The parts of a model request the script decides on."""
 
-    api: str  # "responses" or "chat"
+    api: str  # "responses", "chat" or "gemini"
     model: str
     messages: tuple[Message, ...]
     tools: tuple[str, ...]
@@ -132,6 +135,50 @@ def _chat_messages(body: dict[str, Any]) -> list[Message]:
     return out
 
 
+def _gemini_messages(body: dict[str, Any]) -> list[Message]:
+    """Gemini ``contents`` (user / model turns of parts) and ``systemInstruction``.
+
+    A user turn of ``functionResponse`` parts is a tool result; a model turn's ``functionCall``
+    parts are calls, its text parts an assistant message.
+    """
+    out: list[Message] = []
+    system = body.get("systemInstruction")
+    if isinstance(system, str):
+        out.append(Message("system", system))
+    elif isinstance(system, dict):
+        out.append(Message("system", _text_of(system.get("parts")) or str(system.get("text", ""))))
+    for turn in body.get("contents") or []:
+        if not isinstance(turn, dict):
+            continue
+        parts = [p for p in turn.get("parts") or [] if isinstance(p, dict)]
+        user = turn.get("role") == "user"
+        text = _text_of(parts)
+        if user:
+            for part in parts:
+                if "functionResponse" in part:
+                    out.append(Message("tool", json.dumps(part["functionResponse"])[:200]))
+            if text or not any("functionResponse" in part for part in parts):
+                out.append(Message("user", text))
+            continue
+        for part in parts:
+            call = part.get("functionCall")
+            if isinstance(call, dict):
+                out.append(Message("call", str(call.get("name", ""))))
+        if text:
+            out.append(Message("assistant", text))
+    return out
+
+
+def _gemini_tools(tools: Any) -> tuple[str, ...]:
+    names: list[str] = []
+    for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict):
+            for declaration in tool.get("functionDeclarations") or []:
+                if isinstance(declaration, dict) and isinstance(declaration.get("name"), str):
+                    names.append(declaration["name"])
+    return tuple(names)
+
+
 def _tool_names(tools: Any, namespace: str = "") -> tuple[str, ...]:
     """The names of the tools the host offers (both APIs' shapes); ``ns/name`` inside a
     namespace (Codex 0.15x groups the agent tools in one)."""
@@ -157,15 +204,20 @@ def _find_tool(request: Request, name: str) -> str | None:
     return None
 
 
-def parse(api: str, body: dict[str, Any]) -> Request:
-    """A wire body (already JSON-decoded) as a Request."""
-    messages = _responses_messages(body) if api == "responses" else _chat_messages(body)
+def parse(api: str, body: dict[str, Any], model: str = "") -> Request:
+    """A wire body (already JSON-decoded) as a Request; Gemini names the model in the URL."""
+    if api == "gemini":
+        messages = _gemini_messages(body)
+        tools = _gemini_tools(body.get("tools"))
+    else:
+        messages = _responses_messages(body) if api == "responses" else _chat_messages(body)
+        tools = _tool_names(body.get("tools"))
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
     return Request(
         api=api,
-        model=str(body.get("model", "")),
+        model=model or str(body.get("model", "")),
         messages=tuple(messages),
-        tools=_tool_names(body.get("tools")),
+        tools=tools,
         raw_digest=hashlib.sha256(canonical).hexdigest(),
     )
 
@@ -226,6 +278,7 @@ def _shell_call(request: Request, step: int) -> tuple[str, dict[str, Any]]:
         ("shell_command", {"command": text}),
         ("exec_command", {"cmd": text}),
         ("bash", {"command": text}),
+        ("run_shell_command", {"command": text}),  # Gemini CLI
     ):
         found = _find_tool(request, name)
         if found:
@@ -237,7 +290,10 @@ def summary_text(request: Request) -> str:
     """The summary for a summary request: a hash of the request plus the turn's progress."""
     start = _directive_index(request)
     done = calls_done(request, start) if start is not None else 0
-    return f"{SUMMARY_PREFIX} {request.raw_digest[:12]} calls={done}"
+    text = f"{SUMMARY_PREFIX} {request.raw_digest[:12]} calls={done}"
+    if request.api == "gemini":  # Gemini CLI asks for (and keeps) a <state_snapshot> element
+        return f"<state_snapshot>\n{text}\n</state_snapshot>"
+    return text
 
 
 def decide(request: Request) -> Reply:

@@ -1,8 +1,9 @@
 """The scripted model server: loopback only, a bounded number of requests, a bounded lifetime.
 
-A harvest run starts one server per host run. It speaks the OpenAI Responses API
-(``POST /v1/responses``), Chat Completions (``POST /v1/chat/completions``) and ``GET
-/v1/models``; the answers come from ``script.decide``. Every request is logged (path, model,
+A harvest run starts one server per host run. It speaks the OpenAI Responses API (``POST
+/v1/responses``), Chat Completions (``POST /v1/chat/completions``), ``GET /v1/models``, and the
+Gemini API (``POST .../models/<model>:streamGenerateContent`` over SSE, ``:generateContent``,
+``:countTokens``); the answers come from ``script.decide``. Every request is logged (path, model,
 classification, usage reported): that log is the evidence of how many compactions the script
 caused, so the expected count never comes from a counter. The server refuses any address but
 127.0.0.1, answers 503 and shuts down once its request budget is spent, and shuts down by itself
@@ -34,7 +35,8 @@ class LogEntry:
     method: str
     path: str
     model: str
-    classification: str  # "turn", "tool-call", "summary", "summary-failed", "models", "refused"
+    classification: str  # "turn", "tool-call", "summary", "summary-failed", "models", "refused",
+    # "count-tokens"
     input_tokens: int
     status: int
     digest: str
@@ -88,10 +90,18 @@ class _Handler(BaseHTTPRequestHandler):
         if not owner.admit(self.command, self.path):
             self._send_json(503, {"error": {"message": "harvest server: request budget spent"}})
             return
-        if self.path.rstrip("/").endswith("/responses"):
+        route = self.path.split("?", 1)[0].rstrip("/")
+        gemini_model, _, method = route.rpartition("/models/")[2].partition(":")
+        if route.endswith("/responses"):
             api = "responses"
-        elif self.path.rstrip("/").endswith("/chat/completions"):
+        elif route.endswith("/chat/completions"):
             api = "chat"
+        elif "/models/" in route and method in ("streamGenerateContent", "generateContent"):
+            api = "gemini"
+        elif "/models/" in route and method == "countTokens":
+            owner.record(self.command, self.path, gemini_model, "count-tokens", 0, 200, "")
+            self._send_json(200, wire.gemini_count(script.SMALL_USAGE))
+            return
         else:
             owner.record(self.command, self.path, "", "unknown", 0, 404, "")
             self._send_json(404, {"error": {"message": "not found"}})
@@ -102,7 +112,9 @@ class _Handler(BaseHTTPRequestHandler):
             owner.record(self.command, self.path, "", "bad-json", 0, 400, "")
             self._send_json(400, {"error": {"message": "body is not JSON"}})
             return
-        request = script.parse(api, body if isinstance(body, dict) else {})
+        request = script.parse(
+            api, body if isinstance(body, dict) else {}, gemini_model if api == "gemini" else ""
+        )
         owner.dump(self.path, dict(self.headers.items()), body)
         reply = script.decide(request)
         classification = {
@@ -123,19 +135,25 @@ class _Handler(BaseHTTPRequestHandler):
             self.headers.get("session_id") or self.headers.get("conversation_id") or "",
         )
         if reply.kind == "error":
-            self._send_json(
-                reply.status, {"error": {"message": reply.text, "type": "server_error"}}
-            )
+            error: dict[str, Any] = {"message": reply.text, "type": "server_error"}
+            if api == "gemini":  # google.rpc.Status
+                error = {"code": reply.status, "message": reply.text, "status": "INTERNAL"}
+            self._send_json(reply.status, {"error": error})
             return
         ident = f"{digest}{owner.count:04d}"
         stream = body.get("stream", False) if isinstance(body, dict) else False
+        if api == "gemini":
+            stream = method == "streamGenerateContent"
         if not stream:
-            shape = wire.responses_json if api == "responses" else wire.chat_json
+            shape = {"responses": wire.responses_json, "chat": wire.chat_json}.get(
+                api, wire.gemini_json
+            )
             self._send_json(200, shape(reply, ident, request.model))
             return
-        events = (wire.responses_events if api == "responses" else wire.chat_events)(
-            reply, ident, request.model
+        stream_shape = {"responses": wire.responses_events, "chat": wire.chat_events}.get(
+            api, wire.gemini_events
         )
+        events = stream_shape(reply, ident, request.model)
         payload = b"".join(events)
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")

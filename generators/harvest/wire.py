@@ -170,3 +170,43 @@ def chat_json(reply: Reply, ident: str, model: str) -> dict[str, Any]:
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": _chat_usage(reply),
     }
+
+
+def _gemini_usage(reply: Reply) -> dict[str, Any]:
+    output = 50
+    return {
+        "promptTokenCount": reply.input_tokens,
+        "candidatesTokenCount": output,
+        "totalTokenCount": reply.input_tokens + output,
+    }
+
+
+def gemini_json(reply: Reply, ident: str, model: str) -> dict[str, Any]:
+    """A Gemini API ``GenerateContentResponse``: one candidate, its parts, ``usageMetadata``.
+
+    A tool reply is one ``functionCall`` part (with an id, which Gemini CLI keeps for the
+    response); the usage is what Gemini CLI reads as the prompt's size.
+    """
+    if reply.kind == "tool":
+        call = {"name": reply.tool.rpartition("/")[2], "args": reply.arguments, "id": f"fc_{ident}"}
+        part: dict[str, Any] = {"functionCall": call}
+    else:
+        part = {"text": reply.text}
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": _gemini_usage(reply),
+        "modelVersion": model,
+        "responseId": f"resp_{ident}",
+    }
+
+
+def gemini_events(reply: Reply, ident: str, model: str) -> list[bytes]:
+    """``:streamGenerateContent?alt=sse``: the whole answer as one ``data:`` event."""
+    return [_sse(None, gemini_json(reply, ident, model))]
+
+
+def gemini_count(total: int) -> dict[str, Any]:
+    """``:countTokens``: a small total, so a compressed history never looks inflated."""
+    return {"totalTokens": total}

@@ -20,12 +20,17 @@ from .plan import (
     ClaudeTurn,
     CodexPlan,
     Compact,
+    Compress,
     Copy,
     Deep,
     Exchange,
     Extras,
     Garbage,
+    GemGarbage,
+    GemPlan,
+    GemResume,
     Manual,
+    Mask,
     Microcompact,
     Navigate,
     OddCompacted,
@@ -33,8 +38,10 @@ from .plan import (
     PiCopy,
     PiGarbage,
     PiPlan,
+    Prompt,
     Reappend,
     Resume,
+    Rewind,
     Rollback,
     Sidechain,
     ThirdParty,
@@ -44,6 +51,7 @@ from .plan import (
 
 CODEX_RULES = ("HST-1", "HST-2", "JSV-1", "RBT-1", "CDX-1", "CDX-2", "CDX-3", "OUT-4")
 PI_RULES = ("HST-1", "HST-2", "JSV-1", "RBT-1", "PIA-1", "PIA-2", "PIA-3", "OUT-4")
+GEMINI_RULES = ("HST-1", "HST-2", "JSV-1", "RBT-1", "GEM-1", "GEM-2", "GEM-3", "GEM-6", "OUT-4")
 CLAUDE_RULES = (
     *("HST-1", "HST-2", "JSV-1", "RBT-1", "RBT-2"),
     *("CLC-1", "CLC-2", "CLC-3", "CLC-4", "OUT-4"),
@@ -67,7 +75,7 @@ class HostScenario:
     title: str
     rules: tuple[str, ...]
     tags: tuple[str, ...]
-    plan: Callable[[str], CodexPlan | PiPlan | ClaudePlan] | None = None
+    plan: Callable[[str], CodexPlan | PiPlan | ClaudePlan | GemPlan] | None = None
     raw: bytes | None = None
     reject: str | None = None
     comment: str = ""
@@ -80,6 +88,8 @@ class HostScenario:
             return PI_RULES
         if self.host == "claude-code":
             return CLAUDE_RULES
+        if self.host == "gemini-cli":
+            return GEMINI_RULES
         return ("HST-1", "HST-2")
 
 
@@ -89,6 +99,16 @@ def _codex(*steps: Any, **options: Any) -> Callable[[str], CodexPlan]:
 
 def _pi(*steps: Any, **options: Any) -> Callable[[str], PiPlan]:
     return lambda era: PiPlan(era=era, steps=tuple(steps), **options)
+
+
+def _gem(*steps: Any, **options: Any) -> Callable[[str], GemPlan]:
+    return lambda era: GemPlan(era=era, steps=tuple(steps), **options)
+
+
+SNAPSHOT_A = (
+    "<state_snapshot>\nthe parser is fixed; next: the tests of the reader\n</state_snapshot>"
+)
+SNAPSHOT_B = "<state_snapshot>\nthe tests pass; next: the release notes\n</state_snapshot>"
 
 
 def _claude(*steps: Any, **options: Any) -> Callable[[str], ClaudePlan]:
@@ -743,6 +763,144 @@ SCENARIOS: tuple[HostScenario, ...] = (
         ("JSV-3", "CLC-10"),
         ("json-value-skip", "claude-auto"),
         _claude(ClaudeTurn(1), ClaudeGarbage(), ClaudeTurn(1), ClaudeCompact()),
+    ),
+    # -- Gemini CLI ------------------------------------------------------------------------
+    HostScenario(
+        "gemini-auto-compressions",
+        "gemini-cli",
+        ("G1",),
+        "two automatic compressions, each a $set.messages with a new snapshot; two reboots",
+        ("GEM-4",),
+        ("gemini-snapshot",),
+        _gem(Prompt(1), Prompt(2), Compress(), Prompt(1), Compress(), Prompt(1)),
+        comment="Every $set.messages before the first compression holds the session context "
+        "alone or no snapshot (GEM-3).",
+    ),
+    HostScenario(
+        "gemini-manual-interactive",
+        "gemini-cli",
+        ("G1",),
+        "interactive /compress, an automatic compression and a failed one with their info and "
+        "error records; two reboots",
+        ("GEM-5", "GEM-8", "RBT-2"),
+        ("gemini-snapshot", "gemini-info-companion", "gemini-failed-compression"),
+        _gem(
+            Prompt(1),
+            Compress("manual", interactive=True),
+            Prompt(1),
+            Compress("auto", interactive=True),
+            Prompt(1),
+            Compress("manual", done=False, interactive=True),
+            Prompt(1),
+        ),
+        comment="The empty info of /compress and the text info of the automatic one are "
+        "companions; the failed compression only rolls the history back (old snapshot).",
+    ),
+    HostScenario(
+        "gemini-resume-repeats-snapshot",
+        "gemini-cli",
+        ("G1",),
+        "a chat resumed twice writes its snapshot again with the same id each time; one reboot",
+        ("GEM-4", "GEM-8"),
+        ("gemini-snapshot", "gemini-resume"),
+        _gem(
+            Prompt(1),
+            Prompt(1),
+            Compress(),
+            Prompt(1),
+            GemResume(),
+            Prompt(1),
+            GemResume(),
+            Prompt(1),
+        ),
+        comment="Each resume writes a metadata record, the session context alone, then the "
+        "whole history with the snapshot's id unchanged.",
+    ),
+    HostScenario(
+        "gemini-masking",
+        "gemini-cli",
+        ("G1",),
+        "tool-output masking rewrites the history without a new snapshot; one reboot",
+        ("GEM-4",),
+        ("gemini-masking", "gemini-snapshot"),
+        _gem(Prompt(3), Mask(), Prompt(1), Compress(), Prompt(2), Mask(), Prompt(1)),
+    ),
+    HostScenario(
+        "gemini-same-snapshot-text",
+        "gemini-cli",
+        ("G1",),
+        "three compressions, the third with the first one's text under a new id; three reboots",
+        ("GEM-4",),
+        ("gemini-same-snapshot-text", "gemini-snapshot"),
+        _gem(
+            Prompt(1),
+            Compress(text=SNAPSHOT_A),
+            Prompt(1),
+            Compress(text=SNAPSHOT_B),
+            Prompt(1),
+            Compress(text=SNAPSHOT_A),
+            Prompt(1),
+        ),
+        comment="GEM-4: each compression creates its snapshot message with a fresh id; equal "
+        "text is no reason to skip one (A, B, A' is three).",
+    ),
+    HostScenario(
+        "gemini-two-equal-snapshots",
+        "gemini-cli",
+        ("G1",),
+        "two compressions in a row with the same snapshot text; two reboots",
+        ("GEM-4",),
+        ("gemini-same-snapshot-text", "gemini-snapshot"),
+        _gem(Prompt(1), Compress(text=SNAPSHOT_A), Prompt(1), Compress(text=SNAPSHOT_A), Prompt(1)),
+    ),
+    HostScenario(
+        "gemini-rewind",
+        "gemini-cli",
+        ("G1",),
+        "a rewind after a compression shows the same snapshot again; one reboot",
+        ("GEM-4", "GEM-8", "RBT-4"),
+        ("gemini-rewind", "gemini-snapshot"),
+        _gem(Prompt(1), Compress(), Prompt(1), Rewind(), Prompt(1)),
+    ),
+    HostScenario(
+        "gemini-no-compression",
+        "gemini-cli",
+        ("G1",),
+        "a G1 chat that never compressed: its start-up $set.messages holds no snapshot; none",
+        ("GEM-2",),
+        ("gemini-start-sync",),
+        _gem(Prompt(1), Prompt(2)),
+    ),
+    HostScenario(
+        "gemini-unmeasurable",
+        "gemini-cli",
+        ("J0", "G0"),
+        "a chat of Gemini CLI 0.43 or earlier: its compressions never reached the file; "
+        "rejected as unmeasurable",
+        ("GEM-7", "RBT-5", "ERR-14", "ERR-10", "GEM-5"),
+        ("gemini-unmeasurable", "gemini-info-companion", "rejection"),
+        _gem(Prompt(1), Prompt(1), Compress(interactive=True), Prompt(1), Compress(), Prompt(1)),
+        reject="E-UNMEASURABLE",
+        comment="The interactive info record says a compression happened; it is a companion "
+        "and the file holds no history sync (GEM-7).",
+    ),
+    HostScenario(
+        "gemini-torn-tail",
+        "gemini-cli",
+        ("G1",),
+        "a $set.messages cut short at the end of the file is ignored; one reboot",
+        ("JSV-2", "GEM-8"),
+        ("torn-tail", "gemini-snapshot"),
+        _gem(Prompt(1), Compress(), Prompt(1), torn=True),
+    ),
+    HostScenario(
+        "gemini-bad-line",
+        "gemini-cli",
+        ("G1",),
+        "a line that does not parse is skipped, as Gemini CLI's loader does; one reboot",
+        ("JSV-3", "GEM-8"),
+        ("gemini-snapshot",),
+        _gem(Prompt(1), GemGarbage(), Prompt(1), Compress(), Prompt(1)),
     ),
     # -- no host -------------------------------------------------------------------------
     HostScenario(

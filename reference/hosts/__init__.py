@@ -1,8 +1,10 @@
 """The host layer: which host wrote a file (HST-2), and that host's reader.
 
 Each host has one small reader beside the core: VS Code's is the replay and count of the
-package root (`replay.py`, `count.py`, spec/hosts/vscode.md); Codex's and pi's read records by
-JSON value (`codex.py`, `pi.py`, `claude_code.py`). Detection reads only the file's first value.
+package root (`replay.py`, `count.py`, spec/hosts/vscode.md); Codex's, pi's, Claude Code's and
+Gemini CLI's read records by JSON value (`codex.py`, `pi.py`, `claude_code.py`, `gemini.py`).
+Detection reads only the file's first value (and a `.json` that names `projectHash`: the whole
+document, GEM-1).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ VSCODE = "vscode"
 CODEX = "codex"
 PI = "pi"
 CLAUDE_CODE = "claude-code"
-HOSTS = (VSCODE, CODEX, PI, CLAUDE_CODE)  # HST-1, in spec/hosts.toml's order
+GEMINI = "gemini-cli"
+HOSTS = (VSCODE, CODEX, PI, CLAUDE_CODE, GEMINI)  # HST-1, in spec/hosts.toml's order
 
 # HST-2, CLC-1: the Claude Code records that carry no `uuid`, and the member each one names
 # itself by (a resume-picker title row, a file backup snapshot, a queued prompt, title rows).
@@ -37,6 +40,8 @@ def classify(value: Any) -> str | None:
     """HST-2: the host a first JSON value belongs to; None when no host claims it (HST-4)."""
     if not isinstance(value, dict):
         return VSCODE  # VS Code's rules reject it (ERR-4)
+    if isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str):
+        return GEMINI  # GEM-1: the chat's metadata record (it may carry `kind`: checked first)
     if "kind" in value:
         return VSCODE
     kind = value.get("type")
@@ -70,16 +75,20 @@ def detect(path: str | os.PathLike[str]) -> str:
 
     name = os.fspath(path)
     if name.endswith(".json"):
-        return VSCODE  # LEG-1: one JSON document is a VS Code session or export
+        return json_host(path)
+
     with open_log(path) as stream:
         head = stream.read(PEEK)
         body = head[len(BOM) :] if head.startswith(BOM) else head
         start = len(body) - len(body.lstrip(b"\n"))
-        if body[start:].startswith(b'{"kind"'):
-            return VSCODE
         first = body[start:]
-        if b"\n" not in first:
-            first += stream.readline()
+        if first.startswith(b'{"kind"') and not _names_project_hash(first, stream):
+            return VSCODE  # a VS Code entry; Gemini's record names `projectHash` (GEM-1)
+    if b"\n" not in first:  # a long first line: read it whole (the scan above moved on)
+        with open_log(path) as stream:
+            first = stream.read(len(head)) + stream.readline()
+            first = first[len(BOM) :] if first.startswith(BOM) else first
+            first = first[len(first) - len(first.lstrip(b"\n")) :]
     line = first.split(b"\n", 1)[0]
     if not line:
         return VSCODE  # no entry at all: ERR-1
@@ -93,6 +102,47 @@ def detect(path: str | os.PathLike[str]) -> str:
     if host is None:
         raise Rejection(0, E_HOST, f"not a session of a known host ({', '.join(HOSTS)})")
     return host
+
+
+def json_host(path: str | os.PathLike[str]) -> str:
+    """HST-2, LEG-1, GEM-1: one JSON document is a VS Code session or export, unless it is a
+    whole-file Gemini CLI chat. Only a document that names `projectHash` near its start is
+    parsed here (Gemini CLI writes it second); every other `.json` is VS Code's, unread."""
+    from ..replay import BOM, open_log
+    from .gemini import is_chat_document
+
+    with open_log(path) as stream:
+        head = stream.read(PEEK)
+        if b'"projectHash"' not in head:
+            return VSCODE
+        data = head + stream.read()
+    try:
+        import json
+
+        value = json.loads(data[len(BOM) :] if data.startswith(BOM) else data)
+    except (ValueError, RecursionError):
+        return VSCODE  # VS Code's rules reject it (LEG-1, ERR-3)
+    return GEMINI if is_chat_document(value) else VSCODE
+
+
+def _names_project_hash(head: bytes, stream: Any) -> bool:
+    """Whether the first line holds the bytes `"projectHash"`, read in chunks to its end.
+
+    A first line that starts with `{"kind"` is VS Code's unless it is a Gemini CLI record, which
+    names `projectHash` (GEM-1, checked before `kind` by HST-2). VS Code's first line can be
+    hundreds of megabytes, so it is scanned in chunks, never held or parsed; the stream is left
+    wherever the scan stopped."""
+    key = b'"projectHash"'
+    tail = b""
+    chunk = head
+    while True:
+        window = tail + chunk.split(b"\n", 1)[0]
+        if key in window:
+            return True
+        if b"\n" in chunk or not chunk:
+            return False
+        tail = window[-len(key) :]
+        chunk = stream.read(PEEK)
 
 
 def _first_value(line: bytes) -> Any:

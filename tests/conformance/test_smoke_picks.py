@@ -27,6 +27,7 @@ def test_one_case_per_kind(tmp_path: Path) -> None:
         "codex rollout": None,  # this corpus has VS Code cases only: nothing to pick (HST-1)
         "pi session": None,
         "claude-code transcript": None,
+        "gemini chat": None,
     }
 
 
@@ -93,7 +94,9 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
     assert pi is not None and pi.host == "pi" and pi.expect["reboots"] > 0
     claude = chosen["claude-code transcript"]
     assert claude is not None and claude.host == "claude-code" and claude.expect["reboots"] > 0
+    gemini = chosen["gemini chat"]
+    assert gemini is not None and gemini.host == "gemini-cli" and gemini.expect["reboots"] > 0
     # The VS Code picks stay VS Code cases: a counter of VS Code alone smoke-tests its adapter.
-    hosts = ("codex rollout", "pi session", "claude-code transcript")
+    hosts = ("codex rollout", "pi session", "claude-code transcript", "gemini chat")
     others = [case for label, case in chosen.items() if label not in hosts]
     assert all(case is not None and case.host == "vscode" for case in others)

@@ -70,6 +70,8 @@ def test_there_are_host_cases_of_every_era() -> None:
         assert ("codex", era) in eras
     for era in ("v1", "v2", "v3"):
         assert ("pi", era) in eras
+    for era in ("J0", "G0", "G1"):
+        assert ("gemini-cli", era) in eras
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -96,7 +98,8 @@ def test_case_toml_names_the_host_right_after_the_title(case: HostCase) -> None:
     else:
         assert lines[2] == f'host = "{case.scenario.host}"'
         assert lines[1].startswith("title = ")
-    assert meta["container"] == "jsonl"
+    whole_file = case.scenario.host == "gemini-cli" and case.era == "J0"  # GEM-1: a .json chat
+    assert meta["container"] == ("json" if whole_file else "jsonl")
     assert meta["provenance"].startswith(f"generator:{case.scenario.name}/")
 
 

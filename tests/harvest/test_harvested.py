@@ -12,7 +12,12 @@ FOLDER = Path(__file__).resolve().parents[2] / "generators" / "harvest" / "harve
 RECORD = {"codex": "compacted", "pi": "compaction"}
 # Codex before 0.36.0 compacts but writes no record (C0): the files prove it, expected stays
 # what the script caused.
-NO_RECORDS = {("codex", "0.29.0"), ("codex", "0.34.0")}
+NO_RECORDS = {
+    ("codex", "0.29.0"),
+    ("codex", "0.34.0"),
+    ("gemini-cli", "0.38.2"),  # J0 (GEM-7)
+    ("gemini-cli", "0.39.1"),  # G0 (GEM-7)
+}
 
 
 def _entries() -> list[dict[str, object]]:
@@ -21,15 +26,32 @@ def _entries() -> list[dict[str, object]]:
 
 
 def _records(path: Path, host: str) -> int:
+    if host == "gemini-cli":
+        return _gemini_snapshots(path)
     lines = path.read_text(encoding="utf-8").splitlines()
     return sum(1 for line in lines if line.strip() and json.loads(line).get("type") == RECORD[host])
+
+
+def _gemini_snapshots(path: Path) -> int:
+    """GEM-3/GEM-4 read on their own: distinct ids of snapshot messages in `$set.messages`."""
+    if path.suffix == ".json":
+        return 0  # J0: one document, no history sync
+    ids = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        update = json.loads(line).get("$set")
+        for message in (update or {}).get("messages") or []:
+            parts = message.get("content") or []
+            text = "".join(p.get("text", "") for p in parts if isinstance(p, dict))
+            if message.get("type") == "user" and "<state_snapshot>" in text:
+                ids.add(message["id"])
+    return len(ids)
 
 
 def test_every_listed_file_exists_and_every_session_file_is_listed() -> None:
     listed = {str(entry["file"]) for entry in _entries()}
     on_disk = {
         str(path.relative_to(FOLDER))
-        for path in FOLDER.rglob("*.jsonl")
+        for path in [*FOLDER.rglob("*.jsonl"), *FOLDER.rglob("session-*.json")]
         if path.name != "server-log.jsonl"
     }
     assert listed == on_disk

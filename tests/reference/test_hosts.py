@@ -79,7 +79,8 @@ def test_an_object_of_no_known_host_is_e_host_naming_the_hosts(tmp_path: Path) -
     err = io.StringIO()
     assert main(["count", str(path)], io.StringIO(), err) == 1
     assert err.getvalue() == (
-        f"error: {path}:0: E-HOST: not a session of a known host (vscode, codex, pi, claude-code)\n"
+        f"error: {path}:0: E-HOST: not a session of a known host "
+        "(vscode, codex, pi, claude-code, gemini-cli)\n"
     )
 
 
@@ -369,3 +370,17 @@ def test_a_zst_file_that_is_not_zstd_is_e_read(tmp_path: Path) -> None:
     err = io.StringIO()
     assert main(["count", str(broken)], io.StringIO(), err) == 1
     assert err.getvalue().startswith(f"error: {broken}:0: E-READ: not a zstd-compressed log")
+
+
+@pytest.mark.parametrize("padding", [0, 100_000], ids=["short-line", "line-past-the-peek"])
+def test_a_gemini_record_that_starts_with_kind_is_gemini_not_vscode(
+    tmp_path: Path, padding: int
+) -> None:
+    # GEM-1 is checked before `kind` (HST-2): the `{"kind"` shortcut must not decide alone.
+    record = b'{"kind":"main","x":"' + b"a" * padding + b'","sessionId":"s","projectHash":"p"}'
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"\n" + record + b"\n")
+    assert detect(path) == "gemini-cli"
+    vscode = tmp_path / "vs.jsonl"
+    vscode.write_bytes(b'{"kind":0,"v":{"x":"' + b"a" * padding + b'"}}\n')
+    assert detect(vscode) == "vscode"
