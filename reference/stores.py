@@ -47,6 +47,7 @@ class Base:
     env: str  # the variable that moves it (the host's own, or ours for VS Code)
     default: str  # under home, `/`-separated; "{appdata}/{product}" for VS Code
     source: str  # the host's source file that says so
+    env_is_home: bool = False  # the variable names a home folder, the base is `default` under it
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ VSCODE_NAME = re.compile(r"(?P<id>[^/\\]+?)\.jsonl?")
 CODEX_NAME = re.compile(r"rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-(?P<id>.+?)\.jsonl(?:\.zst)?")
 # A Claude Code transcript: `<sessionId>.jsonl`, the id a UUID.
 CLAUDE_NAME = re.compile(r"(?P<id>[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})\.jsonl")
+# A Gemini CLI chat: `session-<time>-<first 8 hex of the session id>.jsonl` (`.json` up to 0.38).
+GEMINI_NAME = re.compile(r"session-[0-9T:.-]+-(?P<id>[0-9a-fA-F]{8})\.jsonl?")
 PI_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T[0-9-]+Z?_(?P<id>.+?)\.jsonl")
 
 BASES: tuple[Base, ...] = (
@@ -95,6 +98,15 @@ BASES: tuple[Base, ...] = (
         "docs: Claude Code's settings documentation ($CLAUDE_CONFIG_DIR moves ~/.claude); the "
         "program is proprietary with no public source, so this row rests on its documentation "
         "and public transcripts (spec/hosts/claude-code.md)",
+    ),
+    Base(
+        "gemini-cli",
+        "GEMINI_CLI_HOME",
+        ".gemini",
+        "google-gemini/gemini-cli packages/core/src/utils/paths.ts (homedir: $GEMINI_CLI_HOME "
+        "replaces the home folder) and packages/core/src/config/storage.ts (getGlobalGeminiDir: "
+        "<home>/.gemini)",
+        env_is_home=True,
     ),
 )
 
@@ -154,6 +166,15 @@ STORES: tuple[Store, ...] = (
         "projects/<cwd, separators turned into '-'>/<sessionId>.jsonl; the subagents/ folder "
         "beside a transcript holds side files, not sessions (CLC-5)",
     ),
+    Store(
+        "gemini-cli",
+        "chats",
+        "tmp/*/chats",
+        False,
+        GEMINI_NAME,
+        "google-gemini/gemini-cli packages/core/src/services/chatRecordingService.ts "
+        "(tmp/<project>/chats/session-<time>-<id8>.jsonl; a whole-file .json up to 0.38)",
+    ),
 )
 
 
@@ -206,7 +227,9 @@ def roots(
             found += _vscode_roots(env, platform, home)
             continue
         value = env.get(base.env)
-        if value:
+        if value and base.env_is_home:  # Gemini CLI: its variable replaces the home folder
+            found.append(Root(base.host, _under(_expand(value, home), base.default), base.env))
+        elif value:
             found.append(Root(base.host, _expand(value, home), base.env))
         else:
             found.append(Root(base.host, _under(home, base.default), None))
@@ -245,10 +268,12 @@ def stores_of(host: str) -> tuple[Store, ...]:
 def session_id(name: str) -> tuple[str, str] | None:
     """(host, id) from a file name alone, for folders outside the table (`--path`); or None.
 
-    A Codex rollout name and a pi session name are distinctive; any other `.json`/`.jsonl` is
+    A Codex rollout name, a pi session name and a Gemini CLI chat name are distinctive; any
+    other `.json`/`.jsonl` is
     taken as VS Code's `<sessionId>.jsonl` (its content decides the host when it is counted).
     """
-    for pattern, host in ((CODEX_NAME, "codex"), (PI_NAME, "pi"), (VSCODE_NAME, "vscode")):
+    named = ((CODEX_NAME, "codex"), (PI_NAME, "pi"), (GEMINI_NAME, "gemini-cli"))
+    for pattern, host in (*named, (VSCODE_NAME, "vscode")):
         match = pattern.fullmatch(name)
         if match:
             return host, match["id"]

@@ -25,6 +25,7 @@ VSCODE_CASE = "CRJG"  # 1 reboot
 CODEX_CASE = "V8MB"  # 1 reboot
 PI_CASE = "WVNH"  # 1 reboot
 CLAUDE_CASE = "S782"  # 1 reboot (a manual compact_boundary)
+GEMINI_CASE = "8K9K"  # 2 reboots (two compressions)
 PI_REJECTED = "2LWG"  # E-LIMIT
 # Every variable that could point a lookup at the machine's real stores.
 VARIABLES = (
@@ -35,6 +36,7 @@ VARIABLES = (
     "CODEX_HOME",
     "PI_CODING_AGENT_DIR",
     "CLAUDE_CONFIG_DIR",
+    "GEMINI_CLI_HOME",
     "VSCODE_PORTABLE",
     "VSCODE_APPDATA",
     stores.VSCODE_USER_DATA_ENV,
@@ -98,6 +100,11 @@ class FakeHome:
     def add_claude(self, sid: str, case: str = CLAUDE_CASE, cwd: str = "-home-me-proj") -> Path:
         base = Path(self.env.get("CLAUDE_CONFIG_DIR", self.home / ".claude"))
         return _copy(case, base / "projects" / cwd / f"{sid}.jsonl")
+
+    def add_gemini(self, id8: str, case: str = GEMINI_CASE, project: str = "0f1e2d3c") -> Path:
+        home = Path(self.env.get("GEMINI_CLI_HOME", self.home))
+        folder = home / ".gemini" / "tmp" / project / "chats"
+        return _copy(case, folder / f"session-2026-03-03T10-00-{id8}.jsonl")
 
 
 def _copy(case: str, target: Path) -> Path:

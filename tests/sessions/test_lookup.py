@@ -211,3 +211,12 @@ def test_a_claude_code_side_file_is_not_a_session(home: FakeHome) -> None:
     side.write_bytes(transcript.read_bytes())
     code, out, _ = run("count", "--session", CLAUDE_ID)
     assert (code, orjson.loads(out)["file"]) == (0, str(transcript))
+
+
+def test_a_gemini_chat_is_found_by_the_id_its_name_carries(home: FakeHome) -> None:
+    path = home.add_gemini("9f3b6c21")
+    home.add_gemini("0a0a0a0a").with_name("checkpoint-mine.json").write_text("{}")
+    code, out, err = run("count", "--session", "9f3b")
+    answer = orjson.loads(out)
+    assert (code, err) == (0, "")
+    assert (answer["file"], answer["host"], answer["reboots"]) == (str(path), "gemini-cli", 2)

@@ -92,3 +92,9 @@ def test_every_row_cites_the_host_source_and_the_spec_chapter_lists_it() -> None
         assert f"`{store.folders}" in chapter, store.folders
     for base in stores.BASES:
         assert f"`{base.env}`" in chapter, base.env
+
+
+def test_gemini_cli_home_replaces_the_home_folder_not_the_gemini_folder() -> None:
+    env = {"HOME": HOME, "GEMINI_CLI_HOME": "/profiles/work"}
+    (root,) = stores.roots(("gemini-cli",), env, "linux")
+    assert root.path == os.path.join("/profiles/work", ".gemini")
