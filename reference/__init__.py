@@ -52,7 +52,18 @@ def count_path(
 def count_records_path(
     path: str | os.PathLike[str], host: str, *, readable: bool = False
 ) -> RecordCount:
-    """A Codex rollout or a pi session, read by JSON value (JSV-1) by that host's reader."""
+    """A Codex rollout or a pi session, read by JSON value (JSV-1) by that host's reader.
+
+    For a big file the host's fast path (reference.hosts.fast) answers first unless `readable`
+    is set; whenever it has any doubt, the readable path below (the definition) reads the file
+    again. Both give the same output on every input (tests/reference/test_fastpath_hosts.py).
+    """
+    if not readable and _size(path) >= FAST_FROM_BYTES:
+        from .hosts.fast import count_records_fast
+
+        fast = count_records_fast(path, host)
+        if fast is not None:
+            return fast
     from .hosts import CODEX, codex, pi
     from .jsonvalues import iter_values
     from .replay import open_regular

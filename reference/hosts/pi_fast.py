@@ -1,0 +1,107 @@
+"""pi's fast path: `pi.count_records` over entries of which only four members are decoded.
+
+The reader (reference/hosts/pi.py, PIA-*) reads of an entry only its `type`, `id`, `parentId`
+and, while the copied prefix lasts (PIA-5), its `timestamp`; of the header (the first record)
+it reads several members, so the header is parsed whole by orjson, as the readable path does.
+Every other member (a message's content, usage, tool output: nearly all the bytes) is skipped
+by msgspec. The loop below is `pi.count_records` step for step on those members; the tests
+(tests/reference/test_fastpath_hosts.py) hold the two to the same output on every input.
+"""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+import msgspec
+import orjson
+
+from ..answer import RecordCount
+from .fast import Fallback, blank, blocks, depth_limit_holds
+from .pi import COMPANIONS, HOST, _current_path, _instant
+
+
+class _Entry(msgspec.Struct, gc=False):
+    """An entry as pi.count_records reads it (`value.get(...)`: absent and null alike).
+
+    gc=False: the values are strings, numbers or decoded JSON (no cycles), and an entry lives
+    for one step of the loop; tracking millions of them would cost time for nothing.
+    """
+
+    type: Any = None
+    id: Any = None
+    parentId: Any = None  # pi's member name
+
+
+class _Stamped(_Entry, gc=False):
+    timestamp: Any = None  # PIA-5: read only while the copied prefix may last
+
+
+_ENTRY = msgspec.json.Decoder(_Entry)
+_STAMPED = msgspec.json.Decoder(_Stamped)
+
+
+def count_stream(stream: IO[bytes]) -> RecordCount:
+    """pi.count_records on the stream's records; raises Fallback (or a decode error) on doubt."""
+    if not (depth_limit_holds(_ENTRY.decode) and depth_limit_holds(_STAMPED.decode)):
+        raise Fallback("msgspec would accept nesting that orjson refuses")
+    header: Any = None
+    count = RecordCount(host=HOST, reboots=0)
+    copied = False
+    start = None
+    ids: list[str] = []  # PIA-6: every entry's id and parentId, in order (dict(zip) at the end)
+    parents: list[Any] = []
+    last_id: str | None = None
+    own: list[tuple[int, Any]] = []
+    records = 0
+    decode = _ENTRY.decode
+    for first, lines in blocks(stream):
+        for line, raw in enumerate(lines, first):
+            try:
+                entry = decode(raw)
+            except msgspec.DecodeError:
+                if blank(raw):
+                    continue
+                raise
+            records += 1
+            if header is None:  # PIA-1: read whole, as the readable path does
+                header = orjson.loads(raw)
+                if not isinstance(header, dict):
+                    header = {}
+                start = _instant(header.get("timestamp"))
+                copied = bool(header.get("parentSession") or header.get("branchedFrom"))
+                copied = copied and start is not None
+                if copied:
+                    decode = _STAMPED.decode
+                continue
+            if copied:  # PIA-5
+                stamp = _instant(entry.timestamp)  # a _Stamped: decoded while `copied`
+                copied = stamp is not None and start is not None and stamp < start
+                if not copied:
+                    decode = _ENTRY.decode
+            entry_id = entry.id
+            if isinstance(entry_id, str):
+                parent = entry.parentId
+                if parent == last_id:
+                    parent = last_id  # the same string, kept once (memory, not meaning)
+                ids.append(entry_id)
+                parents.append(parent)
+                last_id = entry_id
+            kind = entry.type
+            if kind == "compaction":  # PIA-3
+                if copied:
+                    count.inherited.append(line)
+                else:
+                    own.append((line, entry_id))
+            elif kind in COMPANIONS:
+                count.companions += 1
+    if header is None:
+        raise Fallback("no record")  # the readable path says what an empty file is
+    count.records = records
+    version = header.get("version")
+    tree = isinstance(version, int) and not isinstance(version, bool) and version >= 2
+    count.era = f"v{version}" if tree else "v1"
+    count.reboots = len(own)
+    path = _current_path(dict(zip(ids, parents, strict=True)), last_id) if tree else None
+    count.on_path = len(own) if path is None else sum(1 for _, i in own if i in path)
+    count.events = [{"line": line, "on_path": path is None or i in path} for line, i in own]
+    return count
