@@ -59,9 +59,14 @@ def count_records_path(
     again. Both give the same output on every input (tests/reference/test_fastpath_hosts.py).
     """
     if not readable and _size(path) >= FAST_FROM_BYTES:
+        from .hosts import CODEX
         from .hosts.fast import count_records_fast
 
-        fast = count_records_fast(path, host)
+        if host == CODEX:
+            from .hosts.codex_fast import count_stream
+        else:
+            from .hosts.pi_fast import count_stream
+        fast = count_records_fast(path, count_stream)
         if fast is not None:
             return fast
     from .hosts import CODEX, codex, pi

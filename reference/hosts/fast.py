@@ -141,18 +141,16 @@ def depth_limit_holds(decode: Callable[[bytes], object]) -> bool:
 last_fallback: str | None = None
 
 
-def count_records_fast(path: str | os.PathLike[str], host: str) -> RecordCount | None:
-    """The answer of the fast path for a Codex or pi file; None when the readable path must
-    decide (any doubt at all). Raises OSError as the readable path would."""
+def count_records_fast(
+    path: str | os.PathLike[str], count_stream: Callable[[IO[bytes]], RecordCount]
+) -> RecordCount | None:
+    """The answer of a host's fast path (`count_stream` of codex_fast or pi_fast) for a file;
+    None when the readable path must decide (any doubt at all). Raises OSError as the readable
+    path would."""
     global last_fallback
-    from . import CODEX
+    from ..replay import open_regular
 
     last_fallback = None
-    if host == CODEX:
-        from .codex_fast import count_stream
-    else:
-        from .pi_fast import count_stream
-    from ..replay import open_regular
 
     try:
         with open_regular(path) as stream:
