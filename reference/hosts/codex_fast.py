@@ -17,12 +17,12 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 import msgspec
-import orjson
 from msgspec import UNSET, Raw, UnsetType
 
 from ..answer import RecordCount
+from ..errors import Notice
 from .codex import count_records
-from .fast import Fallback, blank, blocks, depth_limit_holds
+from .fast import WHOLE, Fallback, depth_limit_holds, records
 
 _Other = list[Any] | str | int | float | bool | None  # every JSON type but an object
 
@@ -65,8 +65,11 @@ def _typed(raw: Raw) -> Any:
     return item
 
 
-def _reduced(record: _Record) -> dict[str, Any]:
-    """The members of a record that `Rollout.add` reads, with the record's own values."""
+def _reduced(record: _Record) -> Any:
+    """The members of a record that `Rollout.add` reads, with the record's own values; a
+    `session_meta` whole (CDX-5 keeps the header)."""
+    if record.type == "session_meta":
+        return WHOLE
     value: dict[str, Any] = {
         "type": record.type,
         "timestamp": record.timestamp,
@@ -90,30 +93,18 @@ def _reduced(record: _Record) -> dict[str, Any]:
     return value
 
 
-def count_stream(stream: IO[bytes]) -> RecordCount:
-    """codex.count_records on the stream's records; raises Fallback (or a decode error) on doubt."""
+def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
+    """codex.count_records on the stream's records; raises Fallback (or any error) on doubt."""
     if not depth_limit_holds(_RECORD.decode):
         raise Fallback("msgspec would accept nesting that orjson refuses")
-    return count_records(_records(stream))
+    values = records(stream, [_RECORD], notices, reduce=_reduced)
+    return count_records(_nonempty(values))
 
 
-def _records(stream: IO[bytes]) -> Iterator[tuple[int, Any]]:
-    """(line, record) pairs: whole records for the first and every `session_meta`, reduced
-    records for the rest."""
-    decode = _RECORD.decode
-    seen = False
-    for first, lines in blocks(stream):
-        for line, raw in enumerate(lines, first):
-            try:
-                record = decode(raw)
-            except msgspec.DecodeError:
-                if blank(raw):
-                    continue
-                raise
-            if not seen or record.type == "session_meta":  # CDX-1, CDX-5: read whole
-                seen = True
-                yield line, orjson.loads(raw)
-            else:
-                yield line, _reduced(record)
-    if not seen:
+def _nonempty(values: Iterator[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    empty = True
+    for pair in values:
+        empty = False
+        yield pair
+    if empty:
         raise Fallback("no record")  # the readable path says what an empty file is

@@ -32,10 +32,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
+import orjson
 
+from ..errors import E_LIMIT, Notice, Rejection
 from ..replay import BOM, DEPTH_LIMIT
 
 if TYPE_CHECKING:
@@ -52,8 +54,9 @@ class Fallback(Exception):
     """The fast path cannot answer with certainty; the readable path decides."""
 
 
-def blocks(stream: IO[bytes]) -> Iterator[tuple[int, list[Line]]]:
-    """The stream's lines, a block at a time: (number of the block's first line, its lines).
+def blocks(stream: IO[bytes]) -> Iterator[tuple[int, list[Line], bool]]:
+    """The stream's lines, a block at a time: (number of the block's first line, its lines,
+    whether its last line ended with LF).
 
     Lines are split on LF (and lose it) as `iter_values` splits them: a BOM is dropped from the
     first, a final line without LF is a line. The bytes are read into one reused buffer: a fresh
@@ -75,7 +78,7 @@ def blocks(stream: IO[bytes]) -> Iterator[tuple[int, list[Line]]]:
             got = stream.readinto(room)  # type: ignore[attr-defined]
         if not got:
             if filled:  # an unterminated final line
-                yield first, _first_line([bytes(buf[:filled])], first)
+                yield first, _first_line([bytes(buf[:filled])], first), False
             return
         filled += got
         end = buf.rfind(b"\n", 0, filled)
@@ -83,7 +86,7 @@ def blocks(stream: IO[bytes]) -> Iterator[tuple[int, list[Line]]]:
             continue
         lines = _split(buf, end) if short else _views(buf, end)
         short = end < _LONG * len(lines)
-        yield first, _first_line(lines, first)
+        yield first, _first_line(lines, first), True
         first += len(lines)
         end += 1
         # Views of the buffer may still be held; moving bytes within it (same size) is allowed.
@@ -122,6 +125,69 @@ def blank(raw: Line) -> bool:
     return not bytes(raw).strip(_SPACE)
 
 
+WHOLE: Any = object()  # `reduce` asks for the line's values whole
+
+
+def records(
+    stream: IO[bytes],
+    decoder: list[msgspec.json.Decoder[Any]],
+    notices: list[Notice],
+    reduce: Callable[[Any], Any] | None = None,
+    adopt: Callable[[Any], Any] | None = None,
+) -> Iterator[tuple[int, Any]]:
+    """`(line, record)` for every JSON value of the stream, as `iter_values` gives them, but
+    most records decoded only as far as the reader reads them.
+
+    The first record is whole (its host's header: the reader reads much of it). A line that
+    `decoder[0]` (the reader may swap it as it goes) decodes is one value (msgspec refuses
+    trailing bytes): its struct goes through `reduce` (none: the struct itself), which may ask
+    for the line's values WHOLE. Every other line is read by `iter_values`' own rules (orjson,
+    else the line is split into the values it holds, or skipped with a warning in `notices`, or
+    rejected), and its values go through `adopt` (whole values, to what `reduce` gives).
+    """
+    seen = False
+    for first, lines, terminated in blocks(stream):
+        last = first + len(lines) - 1
+        for line, raw in enumerate(lines, first):
+            try:
+                value = decoder[0].decode(raw)
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+                if blank(raw):
+                    continue
+                values = whole(raw, line, terminated or line < last, notices)
+            else:
+                if seen:
+                    if reduce is None:
+                        yield line, value
+                        continue
+                    value = reduce(value)
+                    if value is not WHOLE:
+                        yield line, value
+                        continue
+                values = whole(raw, line, terminated or line < last, notices)
+            for value in values:
+                if not seen:
+                    seen = True
+                    yield line, value
+                else:
+                    yield line, value if adopt is None else adopt(value)
+
+
+def whole(raw: Line, line: int, terminated: bool, notices: list[Notice]) -> list[Any]:
+    """The values of one line, whole, exactly as `jsonvalues.iter_values` reads them."""
+    from ..jsonvalues import _split
+
+    try:
+        return [orjson.loads(raw)]
+    except orjson.JSONDecodeError as error:
+        if "depth limit" in str(error):
+            raise Rejection(
+                line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
+            ) from None
+    data = bytes(raw) + b"\n" if terminated else bytes(raw)
+    return [value for _, value in _split(data, line, notices)]
+
+
 def depth_limit_holds(decode: Callable[[bytes], object]) -> bool:
     """ERR-8: `decode` must refuse nesting deeper than orjson's limit (msgspec stops at the
     interpreter's recursion limit; a raised limit, as under Hypothesis, may let it through)."""
@@ -142,7 +208,8 @@ last_fallback: str | None = None
 
 
 def count_records_fast(
-    path: str | os.PathLike[str], count_stream: Callable[[IO[bytes]], RecordCount]
+    path: str | os.PathLike[str],
+    count_stream: Callable[[IO[bytes], list[Notice]], RecordCount],
 ) -> RecordCount | None:
     """The answer of a host's fast path (`count_stream` of codex_fast or pi_fast) for a file;
     None when the readable path must decide (any doubt at all). Raises OSError as the readable
@@ -154,7 +221,10 @@ def count_records_fast(
 
     try:
         with open_regular(path) as stream:
-            return count_stream(stream)
+            notices: list[Notice] = []
+            result = count_stream(stream, notices)
+        result.notices[:0] = notices
+        return result
     except OSError:
         raise
     except Fallback as reason:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import IO, Any
 
 import msgspec
-import orjson
 
 from ..answer import RecordCount
-from .fast import Fallback, blank, blocks, depth_limit_holds
+from ..errors import Notice
+from .fast import Fallback, depth_limit_holds, records
 from .pi import COMPANIONS, HOST, _current_path, _instant
 
 
@@ -40,63 +40,63 @@ _ENTRY = msgspec.json.Decoder(_Entry)
 _STAMPED = msgspec.json.Decoder(_Stamped)
 
 
-def count_stream(stream: IO[bytes]) -> RecordCount:
-    """pi.count_records on the stream's records; raises Fallback (or a decode error) on doubt."""
+def _adopt(value: Any) -> _Stamped | None:
+    """A whole entry (from a line msgspec could not decode) as the loop reads it."""
+    if not isinstance(value, dict):
+        return None  # counted as a record, otherwise skipped
+    get = value.get
+    return _Stamped(get("type"), get("id"), get("parentId"), get("timestamp"))
+
+
+def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
+    """pi.count_records on the stream's records; raises Fallback (or any error) on doubt."""
     if not (depth_limit_holds(_ENTRY.decode) and depth_limit_holds(_STAMPED.decode)):
         raise Fallback("msgspec would accept nesting that orjson refuses")
-    header: Any = None
+    decoder = [_STAMPED]  # time stamps are decoded until the header says they are not read
+    entries = records(stream, decoder, notices, adopt=_adopt)
+    head = next(entries, None)  # PIA-1: the first record, whole
+    if head is None:
+        raise Fallback("no record")  # the readable path says what an empty file is
+    header = head[1]
     count = RecordCount(host=HOST, reboots=0)
-    copied = False
-    start = None
+    if not isinstance(header, dict):
+        header = {}
+    start = _instant(header.get("timestamp"))
+    copied = bool(header.get("parentSession") or header.get("branchedFrom"))
+    copied = copied and start is not None
+    if not copied:
+        decoder[0] = _ENTRY
     ids: list[str] = []  # PIA-6: every entry's id and parentId, in order (dict(zip) at the end)
     parents: list[Any] = []
     last_id: str | None = None
     own: list[tuple[int, Any]] = []
-    records = 0
-    decode = _ENTRY.decode
-    for first, lines in blocks(stream):
-        for line, raw in enumerate(lines, first):
-            try:
-                entry = decode(raw)
-            except msgspec.DecodeError:
-                if blank(raw):
-                    continue
-                raise
-            records += 1
-            if header is None:  # PIA-1: read whole, as the readable path does
-                header = orjson.loads(raw)
-                if not isinstance(header, dict):
-                    header = {}
-                start = _instant(header.get("timestamp"))
-                copied = bool(header.get("parentSession") or header.get("branchedFrom"))
-                copied = copied and start is not None
-                if copied:
-                    decode = _STAMPED.decode
-                continue
-            if copied:  # PIA-5
-                stamp = _instant(entry.timestamp)  # a _Stamped: decoded while `copied`
-                copied = stamp is not None and start is not None and stamp < start
-                if not copied:
-                    decode = _ENTRY.decode
-            entry_id = entry.id
-            if isinstance(entry_id, str):
-                parent = entry.parentId
-                if parent == last_id:
-                    parent = last_id  # the same string, kept once (memory, not meaning)
-                ids.append(entry_id)
-                parents.append(parent)
-                last_id = entry_id
-            kind = entry.type
-            if kind == "compaction":  # PIA-3
-                if copied:
-                    count.inherited.append(line)
-                else:
-                    own.append((line, entry_id))
-            elif kind in COMPANIONS:
-                count.companions += 1
-    if header is None:
-        raise Fallback("no record")  # the readable path says what an empty file is
-    count.records = records
+    records_read = 1
+    for line, entry in entries:
+        records_read += 1
+        if entry is None:
+            continue
+        if copied:  # PIA-5
+            stamp = _instant(entry.timestamp)  # a _Stamped: decoded while `copied`
+            copied = stamp is not None and start is not None and stamp < start
+            if not copied:
+                decoder[0] = _ENTRY
+        entry_id = entry.id
+        if isinstance(entry_id, str):
+            parent = entry.parentId
+            if parent == last_id:
+                parent = last_id  # the same string, kept once (memory, not meaning)
+            ids.append(entry_id)
+            parents.append(parent)
+            last_id = entry_id
+        kind = entry.type
+        if kind == "compaction":  # PIA-3
+            if copied:
+                count.inherited.append(line)
+            else:
+                own.append((line, entry_id))
+        elif kind in COMPANIONS:
+            count.companions += 1
+    count.records = records_read
     version = header.get("version")
     tree = isinstance(version, int) and not isinstance(version, bool) and version >= 2
     count.era = f"v{version}" if tree else "v1"
