@@ -8,9 +8,12 @@ JSON value (`codex.py`, `pi.py`). Detection reads only the file's first value.
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from ..errors import E_HOST, Rejection
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from typing import Any
 
 VSCODE = "vscode"
 CODEX = "codex"

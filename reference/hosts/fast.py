@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
@@ -145,32 +145,73 @@ def records(
     else the line is split into the values it holds, or skipped with a warning in `notices`, or
     rejected), and its values go through `adopt` (whole values, to what `reduce` gives).
     """
-    seen = False
+    seen = [False]
     for first, lines, terminated in blocks(stream):
-        last = first + len(lines) - 1
-        for line, raw in enumerate(lines, first):
+        yield from _read(first, lines, terminated, decoder[0], notices, reduce, adopt, seen)
+
+
+def record_blocks(
+    stream: IO[bytes],
+    decoder: list[msgspec.json.Decoder[Any]],
+    notices: list[Notice],
+    adopt: Callable[[Any], Any] | None = None,
+) -> Iterator[tuple[Iterable[int], list[Any]]]:
+    """`records` (without `reduce`) a block at a time: (the records' lines, the records).
+
+    For many short lines (pi's): a block whose every line decodes is decoded in one list
+    comprehension, the cheapest loop Python has; any other block is read as `records` reads it.
+    """
+    seen = [False]
+    for first, lines, terminated in blocks(stream):
+        if seen[0]:
+            decode = decoder[0].decode
             try:
-                value = decoder[0].decode(raw)
+                values = [decode(raw) for raw in lines]
             except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                if blank(raw):
-                    continue
-                values = whole(raw, line, terminated or line < last, notices)
+                pass
             else:
-                if seen:
-                    if reduce is None:
-                        yield line, value
-                        continue
-                    value = reduce(value)
-                    if value is not WHOLE:
-                        yield line, value
-                        continue
-                values = whole(raw, line, terminated or line < last, notices)
-            for value in values:
-                if not seen:
-                    seen = True
+                yield range(first, first + len(values)), values
+                continue
+        pairs = list(_read(first, lines, terminated, decoder[0], notices, None, adopt, seen))
+        yield [line for line, _ in pairs], [value for _, value in pairs]
+
+
+def _read(
+    first: int,
+    lines: list[Line],
+    terminated: bool,
+    decoder: msgspec.json.Decoder[Any],
+    notices: list[Notice],
+    reduce: Callable[[Any], Any] | None,
+    adopt: Callable[[Any], Any] | None,
+    seen: list[bool],
+) -> Iterator[tuple[int, Any]]:
+    """The records of one block of lines (see `records`); `seen[0]`: the first was read."""
+    last = first + len(lines) - 1
+    decode = decoder.decode
+    for line, raw in enumerate(lines, first):
+        try:
+            value = decode(raw)
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            if blank(raw):
+                continue
+            values = whole(raw, line, terminated or line < last, notices)
+        else:
+            if seen[0]:
+                if reduce is None:
                     yield line, value
-                else:
-                    yield line, value if adopt is None else adopt(value)
+                    continue
+                value = reduce(value)
+                if value is not WHOLE:
+                    yield line, value
+                    continue
+            values = whole(raw, line, terminated or line < last, notices)
+        for value in values:
+            if not seen[0]:
+                seen[0] = True
+                yield line, value
+            else:
+                yield line, value if adopt is None else adopt(value)
 
 
 def whole(raw: Line, line: int, terminated: bool, notices: list[Notice]) -> list[Any]:

@@ -10,13 +10,15 @@ by msgspec. The loop below is `pi.count_records` step for step on those members;
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import chain
 from typing import IO, Any
 
 import msgspec
 
 from ..answer import RecordCount
 from ..errors import Notice
-from .fast import Fallback, depth_limit_holds, records
+from .fast import Fallback, depth_limit_holds, record_blocks
 from .pi import COMPANIONS, HOST, _current_path, _instant
 
 
@@ -52,12 +54,18 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
     """pi.count_records on the stream's records; raises Fallback (or any error) on doubt."""
     if not (depth_limit_holds(_ENTRY.decode) and depth_limit_holds(_STAMPED.decode)):
         raise Fallback("msgspec would accept nesting that orjson refuses")
-    decoder = [_STAMPED]  # time stamps are decoded until the header says they are not read
-    entries = records(stream, decoder, notices, adopt=_adopt)
-    head = next(entries, None)  # PIA-1: the first record, whole
+    # Time stamps are decoded until the header says they are not read.
+    decoder: list[msgspec.json.Decoder[Any]] = [_STAMPED]
+    found = record_blocks(stream, decoder, notices, adopt=_adopt)
+    rest: Iterator[tuple[int, Any]] = iter(())
+    for numbers, entries in found:
+        if entries:
+            rest = zip(numbers, entries, strict=True)
+            break
+    head = next(rest, None)
     if head is None:
         raise Fallback("no record")  # the readable path says what an empty file is
-    header = head[1]
+    header = head[1]  # PIA-1: the first record, whole
     count = RecordCount(host=HOST, reboots=0)
     if not isinstance(header, dict):
         header = {}
@@ -71,7 +79,7 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
     last_id: str | None = None
     own: list[tuple[int, Any]] = []
     records_read = 1
-    for line, entry in entries:
+    for line, entry in chain(rest, (p for b in found for p in zip(*b, strict=True))):
         records_read += 1
         if entry is None:
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -68,3 +69,27 @@ def test_a_mistyped_option_names_the_nearest(
     assert main(["count", "s.jsonl", typo], out, err) == 2
     assert capsys.readouterr().err == f"usage error: {message} (try --help)\n"
     assert out.getvalue() == ""
+
+
+def test_the_era_literal_is_the_era_table() -> None:
+    """reference/eras_table.py (start-up: no TOML parsing) holds spec/eras.toml exactly; after
+    an edit of the TOML run `python -m rebootspec.reference.eras` to write it again."""
+    import tomllib
+
+    from rebootspec.reference import eras, eras_table
+
+    with open(eras.ERAS_FILE, "rb") as handle:
+        data = handle.read()
+    assert data == eras_table.SOURCE, "run: python -m rebootspec.reference.eras"
+    assert tomllib.loads(data.decode()) == eras_table.TABLE
+    assert eras.load_table() is eras_table.TABLE
+
+
+def test_an_edited_era_table_is_parsed(tmp_path: Path) -> None:
+    import tomllib
+
+    from rebootspec.reference import eras
+
+    path = Path(str(tmp_path)) / "eras.toml"
+    path.write_bytes(Path(eras.ERAS_FILE).read_bytes().replace(b"Compacted", b"Kompaktiert"))
+    assert eras.load_table(str(path)) == tomllib.loads(path.read_text())

@@ -345,8 +345,7 @@ EDGE_CASES = {
     "pi-type-object": pi(b'{"type":{},"id":"a"}'),
     "pi-duplicate-type": pi(b'{"type":"message","id":"a","type":"compaction"}'),
     "pi-branch-summary": pi(b'{"type":"branch_summary","id":"a","parentId":null}'),
-    "pi-v1": PI_HEAD.replace(b'"version":3', b'"version":1')
-    + b'{"type":"compaction","id":"a"}\n',
+    "pi-v1": PI_HEAD.replace(b'"version":3', b'"version":1') + b'{"type":"compaction","id":"a"}\n',
     "pi-version-float": PI_HEAD.replace(b'"version":3', b'"version":3.0')
     + b'{"type":"compaction","id":"a"}\n',
     "pi-fork": PI_HEAD.replace(b'"cwd"', b'"x"').replace(
