@@ -10,7 +10,6 @@ by msgspec. The loop below is `pi.count_records` step for step on those members;
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import chain
 from typing import IO, Any
 
@@ -57,15 +56,13 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
     # Time stamps are decoded until the header says they are not read.
     decoder: list[msgspec.json.Decoder[Any]] = [_STAMPED]
     found = record_blocks(stream, decoder, notices, adopt=_adopt)
-    rest: Iterator[tuple[int, Any]] = iter(())
-    for numbers, entries in found:
-        if entries:
-            rest = zip(numbers, entries, strict=True)
+    for first in found:
+        if first[1]:
             break
-    head = next(rest, None)
-    if head is None:
+    else:
         raise Fallback("no record")  # the readable path says what an empty file is
-    header = head[1]  # PIA-1: the first record, whole
+    header = first[1][0]  # PIA-1: the first record, whole
+    first[1][0] = None  # a record, and no entry
     count = RecordCount(host=HOST, reboots=0)
     if not isinstance(header, dict):
         header = {}
@@ -76,34 +73,37 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
         decoder[0] = _ENTRY
     ids: list[str] = []  # PIA-6: every entry's id and parentId, in order (dict(zip) at the end)
     parents: list[Any] = []
+    add_id, add_parent = ids.append, parents.append
     last_id: str | None = None
     own: list[tuple[int, Any]] = []
-    records_read = 1
-    for line, entry in chain(rest, (p for b in found for p in zip(*b, strict=True))):
-        records_read += 1
-        if entry is None:
-            continue
-        if copied:  # PIA-5
-            stamp = _instant(entry.timestamp)  # a _Stamped: decoded while `copied`
-            copied = stamp is not None and start is not None and stamp < start
-            if not copied:
-                decoder[0] = _ENTRY
-        entry_id = entry.id
-        if isinstance(entry_id, str):
-            parent = entry.parentId
-            if parent == last_id:
-                parent = last_id  # the same string, kept once (memory, not meaning)
-            ids.append(entry_id)
-            parents.append(parent)
-            last_id = entry_id
-        kind = entry.type
-        if kind == "compaction":  # PIA-3
-            if copied:
-                count.inherited.append(line)
-            else:
-                own.append((line, entry_id))
-        elif kind in COMPANIONS:
-            count.companions += 1
+    companions = COMPANIONS
+    records_read = 0
+    for numbers, entries in chain((first,), found):
+        records_read += len(entries)
+        for line, entry in zip(numbers, entries):  # noqa: B905 (as long: one number per entry)
+            if entry is None:  # the header, or a record that is not an object
+                continue
+            if copied:  # PIA-5
+                stamp = _instant(entry.timestamp)  # a _Stamped: decoded while `copied`
+                copied = stamp is not None and start is not None and stamp < start
+                if not copied:
+                    decoder[0] = _ENTRY
+            entry_id = entry.id
+            if isinstance(entry_id, str):
+                parent = entry.parentId
+                if parent == last_id:
+                    parent = last_id  # the same string, kept once (memory, not meaning)
+                add_id(entry_id)
+                add_parent(parent)
+                last_id = entry_id
+            kind = entry.type
+            if kind == "compaction":  # PIA-3
+                if copied:
+                    count.inherited.append(line)
+                else:
+                    own.append((line, entry_id))
+            elif kind in companions:
+                count.companions += 1
     count.records = records_read
     version = header.get("version")
     tree = isinstance(version, int) and not isinstance(version, bool) and version >= 2
