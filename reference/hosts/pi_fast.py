@@ -10,6 +10,7 @@ by msgspec. The loop below is `pi.count_records` step for step on those members;
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import chain
 from typing import IO, Any
 
@@ -71,9 +72,11 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
     copied = copied and start is not None
     if not copied:
         decoder[0] = _ENTRY
-    ids: list[str] = []  # PIA-6: every entry's id and parentId, in order (dict(zip) at the end)
-    parents: list[Any] = []
-    add_id, add_parent = ids.append, parents.append
+    # PIA-6: every entry's id in order, and its parentId where that is not the id before it
+    # (in pi's files nearly every entry's parent is the entry before it).
+    ids: list[str] = []
+    breaks: dict[int, Any] = {}
+    add_id = ids.append
     last_id: str | None = None
     own: list[tuple[int, Any]] = []
     companions = COMPANIONS
@@ -91,10 +94,9 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
             entry_id = entry.id
             if isinstance(entry_id, str):
                 parent = entry.parentId
-                if parent == last_id:
-                    parent = last_id  # the same string, kept once (memory, not meaning)
+                if parent != last_id:
+                    breaks[len(ids)] = parent
                 add_id(entry_id)
-                add_parent(parent)
                 last_id = entry_id
             kind = entry.type
             if kind == "compaction":  # PIA-3
@@ -109,7 +111,74 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
     tree = isinstance(version, int) and not isinstance(version, bool) and version >= 2
     count.era = f"v{version}" if tree else "v1"
     count.reboots = len(own)
-    path = _current_path(dict(zip(ids, parents, strict=True)), last_id) if tree else None
-    count.on_path = len(own) if path is None else sum(1 for _, i in own if i in path)
-    count.events = [{"line": line, "on_path": path is None or i in path} for line, i in own]
+    on = _on_path(ids, breaks, last_id, [i for _, i in own]) if tree else None
+    count.on_path = len(own) if on is None else sum(on)
+    count.events = [
+        {"line": line, "on_path": on is None or on[k]} for k, (line, _) in enumerate(own)
+    ]
     return count
+
+
+_MANY_BREAKS = 1024  # beyond this many branch points the plain walk is as quick
+
+
+def _on_path(
+    ids: list[str], breaks: dict[int, Any], leaf: str | None, wanted: list[Any]
+) -> list[bool]:
+    """For each of `wanted` (compaction ids), whether it is on the current path (PIA-6): what
+    `i in pi._current_path(parents, leaf)` gives, where `parents` maps each id to the parentId
+    of its last entry, which is `breaks[p]` at position p, else the id before it (None at 0).
+
+    The walk goes down the list in runs: from a position to the nearest branch point below it
+    every entry is the parent of the one after it. So the path is a few runs of positions, not
+    a set of every id on it (pi's current path is most of the session). An id that appears
+    again later (pi's ids are 8 hex digits: a long session repeats some) is a branch point too:
+    its parent is read from its last entry, so the walk jumps there.
+    """
+    index = dict(zip(ids, range(len(ids)), strict=True))  # id -> its last position
+    jumps: dict[int, Any] = {}  # position -> the parent id, where the walk leaves the list
+    if len(index) != len(ids):
+        for p, entry_id in enumerate(ids):
+            if index[entry_id] != p:  # an earlier entry of a repeated id
+                jumps[p + 1] = entry_id
+    jumps.update(breaks)  # a stored parentId is the parent (p + 1 may be both)
+    if len(jumps) > _MANY_BREAKS:  # the plain walk of pi.py
+        parents = {
+            entry_id: breaks[p] if p in breaks else (ids[p - 1] if p else None)
+            for p, entry_id in enumerate(ids)
+        }
+        path = _current_path(parents, leaf)
+        return [i in path for i in wanted]
+    points = sorted(jumps)
+    runs: list[tuple[int, int]] = []  # (low, high) positions on the path, inclusive
+    outside: set[str] = set()  # ids on the path that no entry has (a parentId naming none)
+    node: Any = leaf
+    while isinstance(node, str):
+        high = index.get(node)
+        if high is None:
+            outside.add(node)  # on the path; its parent is None: the walk ends
+            break
+        if any(low <= high <= top for low, top in runs):
+            break  # a cycle: the walk ends where it meets itself
+        at = bisect_right(points, high)
+        low = points[at - 1] if at else 0
+        met = [top for _, top in runs if low <= top < high]
+        if met:  # walking down, it meets the path it already took
+            runs.append((max(met) + 1, high))
+            break
+        runs.append((low, high))
+        node = jumps.get(low)  # no branch point: position 0, whose parent is None
+    runs.sort()
+    starts = [low for low, _ in runs]
+    result = []
+    for i in wanted:
+        if not isinstance(i, str):
+            result.append(False)
+            continue
+        if i in outside:
+            result.append(True)
+            continue
+        position = index.get(i)
+        at = bisect_right(starts, position) if position is not None else 0
+        result.append(bool(at) and position is not None and position <= runs[at - 1][1])
+    return result

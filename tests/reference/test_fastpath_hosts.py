@@ -399,6 +399,68 @@ def test_raised_recursion_limit_gives_up(tmp_path: Path) -> None:
         sys.setrecursionlimit(before)
 
 
+def tree(*pairs: tuple[str, str | None], compactions: str = "") -> bytes:
+    """A pi session of entries (id, parentId); the ids in `compactions` are compactions."""
+    lines = [
+        orjson.dumps(
+            {"type": "compaction" if i in compactions else "message", "id": i, "parentId": p}
+        )
+        for i, p in pairs
+    ]
+    return pi(*lines)
+
+
+TREES = {
+    "linear": tree(("a", None), ("b", "a"), ("c", "b"), ("d", "c"), compactions="bd"),
+    "branch": tree(("a", None), ("b", "a"), ("c", "b"), ("d", "a"), ("e", "d"), compactions="ce"),
+    "branch-back-to-tail": tree(("a", None), ("b", "a"), ("c", "b"), ("d", "b"), compactions="c"),
+    "forward-parent": tree(("a", "c"), ("b", "a"), ("c", None), ("d", "b"), compactions="ac"),
+    "parent-names-nothing": tree(("a", "zz"), ("b", "a"), compactions="ab"),
+    "root-with-parent": tree(("a", "x"), compactions="a"),
+    "cycle-in-run": tree(("a", "c"), ("b", "a"), ("c", "b"), compactions="abc"),
+    "cycle-across-runs": tree(("a", None), ("b", "d"), ("c", "b"), ("d", "c"), compactions="abcd"),
+    "meets-itself": tree(
+        ("a", None),
+        ("b", "a"),
+        ("c", "b"),
+        ("d", "b"),
+        ("e", "c"),
+        ("f", "e"),
+        ("g", "d"),
+        compactions="abcdefg",
+    ),
+    "duplicate-ids": tree(("a", None), ("b", "a"), ("a", "b"), ("c", "a"), compactions="abc"),
+    "duplicate-in-run": tree(
+        ("a", None), ("b", "a"), ("c", "b"), ("b", "x"), ("d", "c"), compactions="abcd"
+    ),
+    "duplicate-leaf": tree(("a", None), ("b", "a"), ("c", "b"), ("b", "a"), compactions="abc"),
+    "duplicate-then-break": tree(
+        ("a", None), ("b", "a"), ("c", "b"), ("b", "c"), ("e", "x"), ("f", "c"), compactions="abcef"
+    ),
+    "leaf-without-id": tree(("a", None), ("b", "a"), compactions="b") + b'{"type":"message"}\n',
+}
+
+
+@pytest.mark.parametrize("many", [0, 1024])
+@pytest.mark.parametrize("name", sorted(TREES))
+def test_current_path_walks(
+    name: str, many: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PIA-6 by runs of positions (and, with no branch points allowed, by the plain walk)."""
+    from rebootspec.reference.hosts import pi_fast
+
+    monkeypatch.setattr(pi_fast, "_MANY_BREAKS", many)
+    assert assert_same(write(tmp_path, TREES[name])) is None
+
+
+def test_current_path_walks_on_every_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rebootspec.reference.hosts import pi_fast
+
+    monkeypatch.setattr(pi_fast, "_MANY_BREAKS", 0)
+    for source in SOURCES:
+        assert_same(source)
+
+
 # (d) the command line ----------------------------------------------------------------------
 
 
