@@ -10,21 +10,23 @@ Why the same records come out (JSV-1..JSV-4):
 
 - One value per line: msgspec decodes a line as exactly one value (trailing bytes, a second
   glued value or a line that is not JSON are an error), so a line that decodes is one record on
-  that line, as `iter_values` would give it; anything else gives up.
+  that line, as `iter_values` would give it.
+- Every other line (glued records, bytes that are not UTF-8 in a member read, a record that is
+  not an object, nesting msgspec refuses) is read by `iter_values`' own rules (`whole`: orjson,
+  else `jsonvalues._split`, with its warnings), so its records and warnings are the readable
+  path's; only a rejection (ERR-8's depth) makes the fast path give up.
 - msgspec refuses everything both orjson and `json` refuse (control characters, NaN, trailing
   commas, bad escapes, escaped lone surrogates). It accepts invalid UTF-8 and huge numbers in
   skipped members; the readable path then reads the line with `json` and gets one value too. In
-  a member the fast path decodes, they make msgspec fail (and it gives up).
+  a member the fast path decodes, they make msgspec fail (and the line is read whole).
 - Duplicate members: msgspec keeps the last, as orjson does.
 - ERR-8: msgspec stops at the interpreter's recursion limit (below orjson's 1024 when the limit
-  is the default; probed before each file), so nesting orjson refuses makes the fast path give up.
+  is the default; probed before each file), so it never accepts nesting orjson refuses.
 - The members read are typed `Any` (their exact JSON value, compared as the reader compares it)
-  or `Raw` (decoded again only where the reader looks inside); a record of another shape (not an
-  object, a payload that is not one) gives up.
+  or `Raw` (decoded again only where the reader looks inside).
 
-Giving up (`Fallback`, or any error at all) means `reference.count_records_path` reads the file
-again with the readable path, which also owns every warning and rejection: the fast path only
-ever answers for files whose every line is one record it decoded.
+Giving up (`Fallback`, a rejection, or any error at all) means `reference.count_records_path`
+reads the file again with the readable path, which then owns the answer, warning or rejection.
 """
 
 from __future__ import annotations
