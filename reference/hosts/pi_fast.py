@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import chain
+from operator import attrgetter, ne
 from typing import IO, Any
 
 import msgspec
@@ -83,6 +84,19 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
     records_read = 0
     for numbers, entries in chain((first,), found):
         records_read += len(entries)
+        if not copied and isinstance(numbers, range) and entries is not first[1]:
+            block_ids = list(map(_ID, entries))
+            if entries and set(map(type, block_ids)) == {str}:  # the block, a column at a time
+                base = len(ids)
+                flags = list(map(ne, map(_PARENT, entries), [last_id, *block_ids[:-1]]))
+                for k in _where(flags, True):
+                    breaks[base + k] = entries[k].parentId
+                ids += block_ids
+                last_id = block_ids[-1]
+                kinds = list(map(_TYPE, entries))
+                own += [(numbers[k], block_ids[k]) for k in _where(kinds, "compaction")]
+                count.companions += sum(map(companions.__contains__, kinds))  # PIA-4
+                continue
         for line, entry in zip(numbers, entries):  # noqa: B905 (as long: one number per entry)
             if entry is None:  # the header, or a record that is not an object
                 continue
@@ -119,6 +133,23 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
     return count
 
 
+_ID, _PARENT, _TYPE = attrgetter("id"), attrgetter("parentId"), attrgetter("type")
+
+
+def _where(values: list[Any], wanted: object) -> list[int]:
+    """The positions of `values` equal to `wanted` (as `value == wanted` says), found by
+    list.index in C: the loop above reads a block a column at a time, not an entry at a time."""
+    found: list[int] = []
+    at = 0
+    try:
+        while True:
+            at = values.index(wanted, at)
+            found.append(at)
+            at += 1
+    except ValueError:
+        return found
+
+
 _MANY_BREAKS = 1024  # beyond this many branch points the plain walk is as quick
 
 
@@ -137,10 +168,10 @@ def _on_path(
     """
     index = dict(zip(ids, range(len(ids)), strict=True))  # id -> its last position
     jumps: dict[int, Any] = {}  # position -> the parent id, where the walk leaves the list
-    if len(index) != len(ids):
-        for p, entry_id in enumerate(ids):
-            if index[entry_id] != p:  # an earlier entry of a repeated id
-                jumps[p + 1] = entry_id
+    if len(index) != len(ids):  # earlier entries of repeated ids (found in C, not per entry)
+        lasts = map(index.__getitem__, ids)
+        for p in _where(list(map(ne, lasts, range(len(ids)))), True):
+            jumps[p + 1] = ids[p]
     jumps.update(breaks)  # a stored parentId is the parent (p + 1 may be both)
     if len(jumps) > _MANY_BREAKS:  # the plain walk of pi.py
         parents = {
