@@ -386,6 +386,24 @@ def test_lines_across_read_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         assert_same(source)
 
 
+@pytest.mark.parametrize("chunk", [64, 300, 4096])
+def test_many_blocks_per_file(chunk: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small read blocks: files of many blocks of several lines each, so pi's column-at-a-time
+    reading of a block (taken for every block after the header's) meets branch points, repeated
+    ids, compactions and odd lines at every place in a block."""
+    monkeypatch.setattr(fast, "_CHUNK", chunk)
+    for source in SOURCES:
+        assert_same(source)
+    for data in TREES.values():
+        assert_same(write(tmp_path, data + data.split(b"\n", 1)[1] * 3))
+    rng = random.Random(chunk)
+    for source in SOURCES[::2]:
+        data = Path(source).read_bytes()
+        for _ in range(rng.randint(1, 3)):
+            data = mutate(data, rng)
+        assert_same(write(tmp_path, data))
+
+
 def test_raised_recursion_limit_gives_up(tmp_path: Path) -> None:
     """With a recursion limit far above orjson's depth limit msgspec is not trusted."""
     path = write(tmp_path, EDGE_CASES["pi-tree"])
