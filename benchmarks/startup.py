@@ -60,6 +60,18 @@ def tiny_log(folder: Path) -> Path:
     return path
 
 
+def _environment() -> dict[str, str]:
+    """As an installed rebootspec runs: bytecode cached (outside the tree). With
+    PYTHONDONTWRITEBYTECODE set, every start would compile each changed module again, which an
+    installed package never does."""
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=tempfile.mkdtemp(prefix="startup-pycache-"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+ENV = _environment()
+
+
 def entry_point() -> list[str]:
     """The installed `rebootspec` script beside this Python, else the module that backs it."""
     script = Path(sys.executable).with_name("rebootspec")
@@ -84,7 +96,7 @@ def commands(log: Path) -> dict[str, list[str]]:
 
 def timed(argv: list[str], cwd: Path | None = None) -> float:
     started = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, cwd=cwd, check=False)
+    done = subprocess.run(argv, capture_output=True, cwd=cwd, check=False, env=ENV)
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-300:]!r}")
@@ -111,7 +123,11 @@ def start_up_table(log: Path, rounds: int) -> None:
 def import_times(argv: list[str]) -> list[tuple[str, int, int]]:
     """(module, own µs, cumulative µs) of every import `-X importtime` reports for `argv`."""
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", *argv], capture_output=True, text=True, check=False
+        [sys.executable, "-X", "importtime", *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=ENV,
     )
     rows = []
     for line in done.stderr.splitlines():
@@ -124,6 +140,7 @@ def import_times(argv: list[str]) -> list[tuple[str, int, int]]:
 
 def budget_table(log: Path, top: int) -> None:
     argv = ["-m", "rebootspec.conformance.cli", "count", str(log)]
+    import_times(argv)  # write the bytecode cache
     runs = [import_times(argv) for _ in range(5)]
     own: dict[str, list[int]] = defaultdict(list)
     for rows in runs:
@@ -171,7 +188,7 @@ def corpus_runs() -> None:
         for name, extra in runs.items():
             argv = [*entry_point(), "run", "-q", "-p", "no:cacheprovider", *extra]
             started = time.perf_counter()
-            subprocess.run(argv, capture_output=True, cwd=folder, check=False)
+            subprocess.run(argv, capture_output=True, cwd=folder, check=False, env=ENV)
             print(f"  {name:<40} {time.perf_counter() - started:7.2f}")
 
 

@@ -54,8 +54,26 @@ def count_records_path(
     path: str | os.PathLike[str], host: str, *, readable: bool = False
 ) -> RecordCount:
     """A Codex rollout, a pi session, a Claude Code transcript or a Gemini CLI chat, read by
-    JSON value (JSV-1) by that host's reader."""
+    JSON value (JSV-1) by that host's reader.
+
+    For a big Codex or pi file the host's fast path (reference.hosts.fast) answers first unless
+    `readable` is set; whenever it has any doubt, the readable path below (the definition) reads
+    the file again. Both give the same output on every input
+    (tests/reference/test_fastpath_hosts.py).
+    """
     from .hosts import CLAUDE_CODE, CODEX, GEMINI, PI, claude_code, codex, gemini, json_host, pi
+
+    fast_host = host in (CODEX, PI) and not os.fspath(path).endswith(".zst")
+    if fast_host and not readable and _size(path) >= FAST_FROM_BYTES:
+        from .hosts.fast import count_records_fast
+
+        if host == CODEX:
+            from .hosts.codex_fast import count_stream
+        else:
+            from .hosts.pi_fast import count_stream
+        fast = count_records_fast(path, count_stream)
+        if fast is not None:
+            return fast
     from .jsonvalues import iter_values
     from .replay import open_log
 

@@ -6,26 +6,46 @@ readers collect the same kind of facts from a stream of records, so they share t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from .plain import Plain
 
-from .errors import Notice
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .errors import Notice
 
 
-@dataclass
-class RecordCount:
+class RecordCount(Plain):
     """OUT-4: the normative count (`reboots`) and what a person needs to check it."""
 
-    host: str
-    reboots: int
-    era: str | None = None
-    host_version: str | None = None
-    records: int = 0  # JSON values read (JSV-1)
-    events: list[dict[str, Any]] = field(default_factory=list)  # one per counted record
-    inherited: list[int] = field(default_factory=list)  # lines of excluded copies (RBT-3)
-    companions: int = 0  # companion records seen, never counted (RBT-2)
-    on_path: int | None = None  # pi: compactions on the current path (PIA-6)
-    notices: list[Notice] = field(default_factory=list)
+    _fields = (
+        "host", "reboots", "era", "host_version", "records", "events", "inherited",
+        "companions", "on_path", "notices",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        host: str,
+        reboots: int,
+        era: str | None = None,
+        host_version: str | None = None,
+        records: int = 0,
+        events: list[dict[str, Any]] | None = None,
+        inherited: list[int] | None = None,
+        companions: int = 0,
+        on_path: int | None = None,
+        notices: list[Notice] | None = None,
+    ) -> None:
+        self.host = host
+        self.reboots = reboots
+        self.era = era
+        self.host_version = host_version
+        self.records = records  # JSON values read (JSV-1)
+        self.events: list[dict[str, Any]] = [] if events is None else events  # counted records
+        self.inherited: list[int] = [] if inherited is None else inherited  # RBT-3: copies
+        self.companions = companions  # companion records seen, never counted (RBT-2)
+        self.on_path = on_path  # pi: compactions on the current path (PIA-6)
+        self.notices: list[Notice] = [] if notices is None else notices
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"reboots": self.reboots, "host": self.host}

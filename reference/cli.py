@@ -6,18 +6,22 @@ extension, bad arguments), 70 a bug in the reference. No input ever produces a t
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
-from typing import TextIO
 
 import orjson
 
 from . import count_path
 from .answer import RecordCount
-from .count import Count, Event
 from .errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    import argparse
+    from typing import TextIO
+
+    from .count import Count, Event
 
 EXIT_ANSWER = 0
 EXIT_REJECTED = 1
@@ -28,15 +32,41 @@ TRANSIENT = (E_EMPTY, E_JSON)  # ERR-11
 RETRY_PAUSE = 0.2
 
 
-class UsageParser(argparse.ArgumentParser):
+# argparse's own wording for words that no option or positional took.
+UNRECOGNIZED = "unrecognized arguments: "
+OPTIONS = ("--host", "--retry", "--readable", "--help", "-h")
+
+
+def _usage_parser() -> type[argparse.ArgumentParser]:
     """argparse, but a usage error is one line and exit 2 (argparse's own code).
 
-    The project's other command lines use it too, so every usage error reads the same.
+    Built on demand: argparse (and what it loads: gettext, locale, shutil) is only needed for
+    `--help` and for command lines the quick reading below does not take.
     """
+    import argparse
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"usage error: {message} (try --help)\n")
-        raise SystemExit(EXIT_USAGE)
+    class UsageParser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # type: ignore[override]
+            sys.stderr.write(f"usage error: {plain_message(message)} (try --help)\n")
+            raise SystemExit(EXIT_USAGE)
+
+    return UsageParser
+
+
+def plain_message(message: str) -> str:
+    """argparse's message, with an unknown option named with the nearest real one (a typo is
+    the most common usage error), as the other rebootspec commands name it."""
+    if not message.startswith(UNRECOGNIZED):
+        return message
+    words = message[len(UNRECOGNIZED) :].split(" ")
+    for word in words:
+        if word.startswith("-") and word != "-":
+            import difflib
+
+            name = word.partition("=")[0]
+            near = difflib.get_close_matches(name, sorted(OPTIONS), n=1, cutoff=0.6)
+            return f"unknown option {name}" + (f"; did you mean {near[0]}?" if near else "")
+    return f"unexpected argument {words[0]!r}" if words else "unexpected arguments"
 
 
 EXAMPLES = {
@@ -53,7 +83,7 @@ HOST_CHOICES = ("vscode", "codex", "pi", "claude-code", "gemini-cli")
 
 
 def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
-    parser = UsageParser(prog=prog, description=__doc__)
+    parser = _usage_parser()(prog=prog, description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (
         ("count", "print the reboot count and its details as one JSON object"),
@@ -98,6 +128,8 @@ def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
 
 
 def _retries(text: str) -> int:
+    import argparse
+
     try:
         value = int(text)
     except ValueError:
@@ -105,6 +137,51 @@ def _retries(text: str) -> int:
     if not 0 <= value <= 100:
         raise argparse.ArgumentTypeError("retries must be between 0 and 100")
     return value
+
+
+class Args:
+    """The parsed command line (argparse's Namespace has the same attributes)."""
+
+    def __init__(self, command: str, path: str) -> None:
+        self.command = command
+        self.path = path
+        self.retry = 0
+        self.readable = False
+        self.host: str | None = None
+        self.session: str | None = None  # `--session ID` is argparse's: never read here
+
+
+def quick_args(argv: list[str]) -> Args | None:
+    """The command line read without argparse, for the plain forms only: `count|explain PATH`
+    with `--retry N` (0-100, ASCII digits), `--readable` and `--host H`, in any order. Anything
+    else (help, `--opt=value`, abbreviations, `--`, a second path, a bad value) returns None and
+    argparse reads it, so its answers and messages are argparse's."""
+    if not argv or argv[0] not in EXAMPLES:
+        return None
+    args = Args(argv[0], "")
+    path: str | None = None
+    words = iter(argv[1:])
+    for word in words:
+        if word == "--readable":
+            args.readable = True
+        elif word == "--retry":
+            value = next(words, None)
+            if value is None or not (value.isascii() and value.isdigit()) or int(value) > 100:
+                return None
+            args.retry = int(value)
+        elif word == "--host":
+            value = next(words, None)
+            if value not in HOST_CHOICES:
+                return None
+            args.host = value
+        elif word.startswith("-") or path is not None:
+            return None
+        else:
+            path = word
+    if path is None:
+        return None
+    args.path = path
+    return args
 
 
 def count_with_retry(
@@ -142,10 +219,12 @@ def main(
     """Run one command and return its exit code; tests and the runner call it in process."""
     out = out or sys.stdout
     err = err or sys.stderr
-    try:
-        args = build_parser(prog).parse_args(argv)
-    except SystemExit as stop:
-        return int(stop.code or 0)
+    args: Args | argparse.Namespace | None = quick_args(argv)
+    if args is None:
+        try:
+            args = build_parser(prog).parse_args(argv)
+        except SystemExit as stop:
+            return int(stop.code or 0)
     found: dict[str, str] = {}
     if (args.path is None) == (args.session is None):
         err.write("usage error: give a session file or --session ID, not both (try --help)\n")

@@ -14,11 +14,8 @@ and, beside them, each request's markers (MRK-*) for phantoms and their reasons 
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass, field
-from typing import Any
 
-from .eras import Vocabulary, vocabulary
+from .eras import vocabulary
 from .errors import (
     E_STATE,
     PHANTOM_WARNINGS,
@@ -30,6 +27,13 @@ from .errors import (
     Notice,
     Rejection,
 )
+from .plain import Frozen, Plain
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .eras import Vocabulary
 
 TEXT = "text"
 PROVIDER = "provider"
@@ -45,15 +49,20 @@ UNKNOWN = "unknown"
 PROBABLY_CONTINUED = frozenset({LOST_AFTER_ERROR})
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(Frozen):
     """One compaction event of a request (SUM-8): a summary text or a provider compaction id."""
 
-    request: int
-    source: str  # where it is stored, e.g. "summaries[1]", "toolCallRounds[3].summary"
-    kind: str  # TEXT or PROVIDER
-    key: str  # the text, or the provider id (CNT-2 compares (kind, key))
-    reboot: bool = False
+    __slots__ = ("key", "kind", "reboot", "request", "source")
+    _fields = ("request", "source", "kind", "key", "reboot")
+
+    def __init__(
+        self, request: int, source: str, kind: str, key: str, reboot: bool = False
+    ) -> None:
+        self.request = request
+        self.source = source  # where it is stored, e.g. "summaries[1]", "toolCallRounds[3].summary"
+        self.kind = kind  # TEXT or PROVIDER
+        self.key = key  # the text, or the provider id (CNT-2 compares (kind, key))
+        self.reboot = reboot
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"request": self.request, "source": self.source, "kind": self.kind}
@@ -64,29 +73,53 @@ class Event:
         return out
 
 
-@dataclass
-class RequestView:
+class RequestView(Plain):
     """What one request of the final state holds, as the spec reads it."""
 
-    index: int
-    request_id: str | None
-    timestamp: float | None
-    marker: str | None  # the first marker text (MRK-1, MRK-2, MRK-4), None when there is none
-    marker_completed: bool
-    removed: bool  # CNT-5: skipped by the count
-    events: list[Event]
-    phantom_reason: str | None = None  # OUT-3, set for phantoms only
+    _fields = (
+        "index", "request_id", "timestamp", "marker", "marker_completed", "removed", "events",
+        "phantom_reason",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        index: int,
+        request_id: str | None,
+        timestamp: float | None,
+        marker: str | None,
+        marker_completed: bool,
+        removed: bool,
+        events: list[Event],
+        phantom_reason: str | None = None,
+    ) -> None:
+        self.index = index
+        self.request_id = request_id
+        self.timestamp = timestamp
+        self.marker = marker  # the first marker text (MRK-1, MRK-2, MRK-4), None when none
+        self.marker_completed = marker_completed
+        self.removed = removed  # CNT-5: skipped by the count
+        self.events = events
+        self.phantom_reason = phantom_reason  # OUT-3, set for phantoms only
 
 
-@dataclass
-class Count:
+class Count(Plain):
     """The answer: the normative count plus the informative details of OUT-1 and OUT-3."""
 
-    reboots: int
-    requests: int
-    views: list[RequestView]
-    events: list[Event]
-    notices: list[Notice] = field(default_factory=list)
+    _fields = ("reboots", "requests", "views", "events", "notices")
+
+    def __init__(
+        self,
+        reboots: int,
+        requests: int,
+        views: list[RequestView],
+        events: list[Event],
+        notices: list[Notice] | None = None,
+    ) -> None:
+        self.reboots = reboots
+        self.requests = requests
+        self.views = views
+        self.events = events
+        self.notices: list[Notice] = [] if notices is None else notices
 
     @property
     def phantoms(self) -> list[RequestView]:
@@ -119,10 +152,19 @@ class Count:
 
 def md5_hex(text: str) -> str:
     """OUT-1: MD5 of the text's UTF-8 bytes (lone surrogates become U+FFFD, as in JS)."""
-    import hashlib  # here, not at the top: only files with summaries pay its import
-
     data = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
-    return hashlib.md5(data).hexdigest()
+    digest: str = _md5()(data).hexdigest()
+    return digest
+
+
+def _md5() -> Any:
+    """The MD5 constructor: CPython's built-in `_md5` (hashlib, which loads OpenSSL, costs a
+    few milliseconds of start-up), or hashlib's where a build lacks it."""
+    try:
+        from _md5 import md5  # type: ignore[import-not-found]
+    except ImportError:  # pragma: no cover - a Python built without _md5
+        from hashlib import md5
+    return md5
 
 
 # CNT-1, CNT-5, CNT-6: which requests count ------------------------------------------------
@@ -307,6 +349,8 @@ def _is_compact_command(request: dict[str, Any], vocab: Vocabulary) -> bool:
     text = message.get("text") if isinstance(message, dict) else message  # LEG-2: plain string
     if not isinstance(text, str):
         return False
+    import re  # here: only a request with a message text pays its import
+
     pattern = re.escape(vocab.manual_message_command) + r"(\s|$)"
     return re.match(pattern, text) is not None
 

@@ -6,8 +6,11 @@ print a number for a log VS Code itself could not load. A warning is data: the c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from .plain import Frozen
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from typing import Any
 
 # Error codes of the spec's ERR-* rules (a closed list; SPEC.md defines each one).
 E_EMPTY = "E-EMPTY"  # ERR-1
@@ -47,14 +50,19 @@ class Rejection(Exception):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(Frozen):
     """A warning (OUT-2): something a person should know; it never changes the count."""
 
-    code: str
-    message: str
-    line: int | None = None
-    request: int | None = None
+    __slots__ = ("code", "line", "message", "request")
+    _fields = ("code", "message", "line", "request")
+
+    def __init__(
+        self, code: str, message: str, line: int | None = None, request: int | None = None
+    ) -> None:
+        self.code = code
+        self.message = message
+        self.line = line
+        self.request = request
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message}

@@ -11,14 +11,18 @@ line and what the caller keeps, never the whole file.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from typing import Any, BinaryIO
+from functools import cache
 
 import orjson
 
 from .errors import E_LIMIT, W_TORN_TAIL, Notice, Rejection
 from .replay import BOM, DEPTH_LIMIT, _deeper_than, _js_int
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    import json
+    from collections.abc import Iterator
+    from typing import Any, BinaryIO
 
 W_SKIPPED = "W-SKIPPED"  # JSV-3: a line (or its rest) that does not parse was skipped
 
@@ -29,8 +33,13 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-# JSON.parse's rules (RPL-2): no NaN or Infinity, integers too long for int() become doubles.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_js_int)
+@cache
+def _decoder() -> json.JSONDecoder:
+    """JSON.parse's rules (RPL-2): no NaN or Infinity, integers too long for int() become
+    doubles. Made on first use: only a line orjson refuses needs it."""
+    import json
+
+    return json.JSONDecoder(parse_constant=_reject_constant, parse_int=_js_int)
 
 
 def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, Any]]:
@@ -81,7 +90,7 @@ def _decode_one(text: str, position: int, line: int) -> tuple[Any, int]:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * DEPTH_LIMIT))
     try:
-        value, end = _DECODER.raw_decode(text, position)
+        value, end = _decoder().raw_decode(text, position)
     except RecursionError:
         raise Rejection(line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
     finally:

@@ -10,14 +10,10 @@ The file is streamed: memory is the state plus the longest line, never the whole
 from __future__ import annotations
 
 import io
-import json  # the slow path only (bytes orjson refuses); imported once per process
 import math
 import os
 import stat
 import sys
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, BinaryIO
 
 import orjson
 
@@ -35,6 +31,12 @@ from .errors import (
     Notice,
     Rejection,
 )
+from .plain import Plain
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any, BinaryIO
 
 BOM = b"\xef\xbb\xbf"
 # ERR-8: at most this many holes (array slots padded by an index past the end) per file.
@@ -45,13 +47,17 @@ DEPTH_LIMIT = 1024
 MISSING: Any = object()  # a field that is absent from an entry (distinct from JSON null)
 
 
-@dataclass
-class Replay:
+class Replay(Plain):
     """The outcome of reading one session file: its final state and any warnings."""
 
-    state: dict[str, Any]
-    notices: list[Notice] = field(default_factory=list)
-    lines: int = 0  # non-empty lines applied
+    _fields = ("state", "notices", "lines")
+
+    def __init__(
+        self, state: dict[str, Any], notices: list[Notice] | None = None, lines: int = 0
+    ) -> None:
+        self.state = state
+        self.notices: list[Notice] = [] if notices is None else notices
+        self.lines = lines  # non-empty lines applied
 
 
 def _reject_constant(name: str) -> Any:
@@ -87,6 +93,8 @@ def _parse_slowly(text: str, line: int | None, why: str) -> Any:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * DEPTH_LIMIT))
     deep = f"JSON nested deeper than {DEPTH_LIMIT} levels"
+    import json  # the slow path only (bytes orjson refuses): not on every count's start-up
+
     try:
         value = json.loads(text, parse_constant=_reject_constant, parse_int=_js_int)
     except RecursionError:
@@ -276,6 +284,8 @@ def _path_text(keys: Iterable[str | int]) -> str:
 
 
 def _show(value: Any) -> str:
+    import json  # only for a rejection's message
+
     """A short, bounded description of a value for an error line (ERR-10).
 
     Containers are described, never serialised: a value nested 100,000 deep must give a one-line

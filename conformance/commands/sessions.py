@@ -24,10 +24,11 @@ from typing import TextIO
 
 import orjson
 
-from ...reference.cli import HOST_CHOICES, UsageParser
+from ...reference.cli import HOST_CHOICES
 from ...reference.finder import Found, Problem, Scan, scan
 from ...reference.stores import VSCODE_USER_DATA_ENV, roots
 from .session_rows import E_INTERNAL, Row, count_batch
+from .usage import UsageParser
 
 SERIAL_BELOW = 24  # fewer files than this are counted in this process: a pool costs more
 MAX_BATCH = 32  # files per pool task (small enough that the cores share the tail evenly)

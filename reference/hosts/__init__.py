@@ -10,9 +10,12 @@ document, GEM-1).
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from ..errors import E_HOST, Rejection
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from typing import Any
 
 VSCODE = "vscode"
 CODEX = "codex"

@@ -64,8 +64,8 @@ class Transcript:
         agent = value.get("agentId")
         if isinstance(agent, str) and agent.startswith("acompact-"):
             self.marks.add("CC2")  # CLC-5: the summarizer's side file of 2026 builds
-        kind = value.get("type")
-        subtype = value.get("subtype")
+        kind = _name(value.get("type"))  # an object or array there names nothing (CLC-10)
+        subtype = _name(value.get("subtype"))
         if kind == "system" and subtype == BOUNDARY:
             self.any_boundary = True
         if value.get("isSidechain") is True:  # CLC-5: not the main thread's records
@@ -177,3 +177,8 @@ def _event_json(mark: Mark, copies: list[int]) -> dict[str, Any]:
     if copies:
         event["copies"] = copies  # CLC-6: the same uuid again (#92089), not counted again
     return event
+
+
+def _name(value: Any) -> str | None:
+    """A record's `type` or `subtype` when it is a string; any other JSON value names nothing."""
+    return value if isinstance(value, str) else None

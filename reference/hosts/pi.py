@@ -52,8 +52,8 @@ def count_records(records: Iterable[tuple[int, Any]]) -> RecordCount:
         if kind == "compaction":  # PIA-3
             if copied:
                 count.inherited.append(line)
-            else:
-                own.append((line, entry_id))
+            else:  # an id that is no string is no node of the tree (PIA-6)
+                own.append((line, entry_id if isinstance(entry_id, str) else None))
         elif kind in COMPANIONS:
             count.companions += 1
     version = (header or {}).get("version")

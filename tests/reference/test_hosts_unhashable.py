@@ -21,12 +21,17 @@ META = (
     b'{"id":"01a21063-d0e0-7e93-b95f-905668d942da","cli_version":"0.111.0"}}\n'
 )
 PI_HEAD = b'{"type":"session","version":3,"id":"s","timestamp":"2026-03-02T10:00:00.000Z"}\n'
+CLAUDE_HEAD = b'{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user"}}\n'
 CASES = {
     "codex-event-type-object": META + b'{"type":"event_msg","payload":{"type":{}}}\n',
     "codex-response-item-type-array": META + b'{"type":"response_item","payload":{"type":[]}}\n',
     "codex-history-item-type-object": META
     + b'{"type":"compacted","payload":{"replacement_history":[{"type":{}}]}}\n',
     "pi-entry-type-object": PI_HEAD + b'{"type":{},"id":"a","parentId":null}\n',
+    "pi-compaction-id-object": PI_HEAD + b'{"type":"compaction","id":{},"parentId":null}\n',
+    "claude-type-array": CLAUDE_HEAD + b'{"type":[],"uuid":"u2","sessionId":"s"}\n',
+    "claude-subtype-object": CLAUDE_HEAD
+    + b'{"type":"system","subtype":{},"uuid":"u3","sessionId":"s"}\n',
 }
 
 

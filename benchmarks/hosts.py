@@ -1,0 +1,178 @@
+"""The Codex and pi readers against the orjson floor, on big generated logs (issue 22 item 7).
+
+For each host and size: a rollout or session written by the host's writer model on a long
+plan (`python -m rebootspec.generators big-host`), then in the same rounds, each as its own
+process: the *floor* (`benchmarks.floor`: read every line, orjson-parse it), the reference's
+`count` (the host's fast path, `reference/hosts/*_fast.py`) and `count --readable` (the
+definition). The fastest of `--repeat` rounds counts; peak RSS is the process's own; start-up
+(the same program on a two-record log of that host) is subtracted for the "less start-up"
+ratios. Targets (ratios, never pass/fail in a test): fast / floor at most 0.5 and fast peak
+memory below the floor's, on 100 MB.
+
+    python -m benchmarks.hosts                       # codex and pi, 25 and 100 MB
+    python -m benchmarks.hosts --hosts pi --sizes 100 --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks.run import FAST, FLOOR, PYCACHE, READABLE, ROOT, Measure, _run_once
+
+TARGET_FAST_FLOOR_RATIO = 0.5
+TARGET_MB = 100
+
+TINY = {
+    "codex": b'{"timestamp":"2026-03-01T10:00:00.000Z","type":"session_meta","payload":'
+    b'{"id":"01a21063-d0e0-7e93-b95f-905668d942da","cli_version":"0.111.0"}}\n'
+    b'{"timestamp":"2026-03-01T10:00:01.000Z","type":"compacted","payload":{"message":"s"}}\n',
+    "pi": b'{"type":"session","version":3,"id":"s","timestamp":"2026-03-02T10:00:00.000Z"}\n'
+    b'{"type":"compaction","id":"a","parentId":null,"timestamp":"2026-03-02T10:00:01.000Z"}\n',
+}
+# A tiny log takes the readable path: the fast contender's start-up adds its host's imports.
+FAST_STARTUP = (
+    "import sys, reference.hosts.{host}_fast; from reference.cli import main; "
+    "sys.exit(main(sys.argv[1:]))"
+)
+
+
+def contenders(path: Path, host: str, tiny: Path) -> list[tuple[str, list[str], list[str]]]:
+    """(name, argv on the big file, argv on the tiny file) of each contender."""
+    python = sys.executable
+    count = [python, "-m", "rebootspec.reference", "count"]
+    floor = [python, "-m", "benchmarks.floor"]
+    fast = [python, "-c", FAST_STARTUP.format(host=host), "count"]
+    return [
+        (FLOOR, [*floor, str(path)], [*floor, str(tiny)]),
+        (FAST, [*count, str(path)], [*fast, str(tiny)]),
+        (READABLE, [*count, "--readable", str(path)], [*count, "--readable", str(tiny)]),
+    ]
+
+
+def measure(host: str, path: Path, tiny: Path, repeat: int) -> list[Measure]:
+    """Every contender `repeat` rounds, interleaved, each run followed by its start-up run."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=PYCACHE)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    named = contenders(path, host, tiny)
+    runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name, _, _ in named}
+    starts: dict[str, list[float]] = {name: [] for name, _, _ in named}
+    for _, argv, small in named:  # warm the page cache and the bytecode cache
+        _run_once(argv, env, ROOT)
+        _run_once(small, env, ROOT)
+    for _ in range(repeat):
+        for name, argv, small in named:
+            runs[name].append(_run_once(argv, env, ROOT))
+            starts[name].append(_run_once(small, env, ROOT)[0])
+    size_mb = path.stat().st_size / 2**20
+    results = []
+    for name, _, _ in named:
+        best = min(runs[name])
+        peak = max(r[1] for r in runs[name])
+        results.append(Measure(name, host, size_mb, best[0], min(starts[name]), peak, best[2]))
+    return results
+
+
+def answered(path: Path, host: str) -> str:
+    """Whether the fast path answered the file itself (else why it gave up), and whether its
+    answer is the readable path's."""
+    probe = (
+        "import sys; from reference import count_path, FAST_FROM_BYTES; "
+        "from reference.hosts import fast; "
+        "a = count_path(sys.argv[1]).to_json(); why = fast.last_fallback; "
+        "b = count_path(sys.argv[1], readable=True).to_json(); "
+        "print((why or 'yes') + ('' if a == b else ' (DIFFERENT ANSWER)'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        check=False,
+    )
+    return done.stdout.strip() or f"error: {done.stderr.strip()[-80:]}"
+
+
+def summary(results: list[Measure], notes: dict[tuple[str, float], str]) -> str:
+    by = {(m.shape, m.size_mb, m.contender): m for m in results}
+    lines = [
+        "| host | file MB | fast / floor | readable / floor | fast / floor less start-up "
+        "| readable / floor less start-up | start-up ms floor / fast / readable "
+        "| peak RSS MB fast / readable / floor | fast path answered |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for host, size in sorted({(m.shape, m.size_mb) for m in results}):
+        floor, fast, readable = (by[host, size, c] for c in (FLOOR, FAST, READABLE))
+        lines.append(
+            f"| {host} | {size:.0f} | {fast.seconds / floor.seconds:.2f}x "
+            f"| {readable.seconds / floor.seconds:.2f}x | {fast.work / floor.work:.2f}x "
+            f"| {readable.work / floor.work:.2f}x "
+            f"| {floor.startup * 1000:.0f} / {fast.startup * 1000:.0f} / "
+            f"{readable.startup * 1000:.0f} "
+            f"| {fast.peak_rss_mb:.0f} / {readable.peak_rss_mb:.0f} / {floor.peak_rss_mb:.0f} "
+            f"| {notes.get((host, size), '?')} |"
+        )
+    return "\n".join(lines)
+
+
+def verdict(results: list[Measure]) -> list[str]:
+    by = {(m.shape, m.size_mb, m.contender): m for m in results}
+    lines = []
+    for host, size in sorted({(m.shape, m.size_mb) for m in results}):
+        if size < TARGET_MB * 0.9:
+            continue
+        floor, fast = by[host, size, FLOOR], by[host, size, FAST]
+        ratio, work = fast.seconds / floor.seconds, fast.work / floor.work
+        met = "met" if ratio <= TARGET_FAST_FLOOR_RATIO else "NOT met"
+        lines.append(
+            f"{host} {size:.0f} MB: fast / floor {ratio:.2f}x (less start-up {work:.2f}x), "
+            f"target <= {TARGET_FAST_FLOOR_RATIO}x: {met}"
+        )
+        met = "met" if fast.peak_rss_mb < floor.peak_rss_mb else "NOT met"
+        lines.append(
+            f"{host} {size:.0f} MB: fast peak {fast.peak_rss_mb:.0f} MB < floor peak "
+            f"{floor.peak_rss_mb:.0f} MB: {met}"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.hosts", description=__doc__)
+    parser.add_argument("--hosts", type=lambda s: s.split(","), default=["codex", "pi"])
+    parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[25, 100])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    results: list[Measure] = []
+    notes: dict[tuple[str, float], str] = {}
+    print(f"python {sys.version.split()[0]}; {os.cpu_count()} CPUs; load {os.getloadavg()}")
+    with tempfile.TemporaryDirectory(prefix="bench-hosts-") as folder:
+        for host in args.hosts:
+            tiny = Path(folder) / f"tiny-{host}.jsonl"
+            tiny.write_bytes(TINY[host])
+            for size in args.sizes:
+                path = Path(folder) / f"{host}-{size}mb.jsonl"
+                command = [sys.executable, "-m", "rebootspec.generators", "big-host"]
+                command += ["--host", host, "--size-mb", str(size), "--out", str(path)]
+                command += ["--seed", str(args.seed)]
+                subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+                measured = measure(host, path, tiny, args.repeat)
+                results += measured
+                notes[host, measured[0].size_mb] = answered(path, host)
+                path.unlink()
+                print(f"measured {host} {size} MB", file=sys.stderr, flush=True)
+    print(summary(results, notes))
+    print()
+    for line in verdict(results):
+        print(line)
+    print(f"load after: {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

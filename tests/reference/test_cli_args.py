@@ -1,0 +1,95 @@
+"""The reference's quick reading of its command line (no argparse on the hot path) takes only
+what argparse would take the same way, and a mistyped option is named with the nearest one."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from pathlib import Path
+
+import pytest
+
+from rebootspec.reference.cli import build_parser, main, quick_args
+
+WORDS = [
+    "count", "explain", "s.jsonl", "t.json", "--readable", "--retry", "3", "0", "100", "101",
+    "-1", "+3", "x", "--host", "pi", "codex", "vscode", "nope", "--", "-h", "--help",
+    "--retry=2", "--read", "--readabel", "", "-", "٣",
+]  # fmt: skip
+
+
+def argparse_reading(argv: list[str]) -> tuple[object, ...] | None:
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit:
+        return None
+    return (args.command, args.path, args.retry, args.readable, args.host)
+
+
+@pytest.mark.parametrize("length", [1, 2, 3, 4, 5])
+def test_quick_reading_agrees_with_argparse(
+    length: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every command line of up to five of these words (a sample of the longer ones): where
+    the quick reading answers, argparse answers the same."""
+    lines = itertools.product(WORDS, repeat=length)
+    for index, argv in enumerate(lines):
+        if length >= 4 and index % 97:
+            continue
+        quick = quick_args(list(argv))
+        if quick is None:
+            continue
+        assert (quick.command, quick.path, quick.retry, quick.readable, quick.host) == (
+            argparse_reading(list(argv))
+        ), argv
+    capsys.readouterr()
+
+
+def test_plain_command_lines_are_read_quickly() -> None:
+    for argv in (
+        ["count", "s.jsonl"],
+        ["explain", "--readable", "s.jsonl", "--retry", "3", "--host", "pi"],
+    ):
+        assert quick_args(argv) is not None
+
+
+@pytest.mark.parametrize(
+    ("typo", "message"),
+    [
+        ("--readabel", "unknown option --readabel; did you mean --readable?"),
+        ("--hots", "unknown option --hots; did you mean --host?"),
+        ("--retyr=3", "unknown option --retyr; did you mean --retry?"),
+        ("--zzzzzz", "unknown option --zzzzzz"),
+    ],
+)
+def test_a_mistyped_option_names_the_nearest(
+    typo: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["count", "s.jsonl", typo], out, err) == 2
+    assert capsys.readouterr().err == f"usage error: {message} (try --help)\n"
+    assert out.getvalue() == ""
+
+
+def test_the_era_literal_is_the_era_table() -> None:
+    """reference/eras_table.py (start-up: no TOML parsing) holds spec/eras.toml exactly; after
+    an edit of the TOML run `python -m rebootspec.reference.eras` to write it again."""
+    import tomllib
+
+    from rebootspec.reference import eras, eras_table
+
+    with open(eras.ERAS_FILE, "rb") as handle:
+        data = handle.read()
+    assert data == eras_table.SOURCE, "run: python -m rebootspec.reference.eras"
+    assert tomllib.loads(data.decode()) == eras_table.TABLE
+    assert eras.load_table() is eras_table.TABLE
+
+
+def test_an_edited_era_table_is_parsed(tmp_path: Path) -> None:
+    import tomllib
+
+    from rebootspec.reference import eras
+
+    path = Path(str(tmp_path)) / "eras.toml"
+    path.write_bytes(Path(eras.ERAS_FILE).read_bytes().replace(b"Compacted", b"Kompaktiert"))
+    assert eras.load_table(str(path)) == tomllib.loads(path.read_text())
