@@ -83,9 +83,8 @@ class Tag:
 # -- case.toml -------------------------------------------------------------------------------
 
 
-def read_meta(folder: Path) -> dict[str, Any]:
-    """The parsed `folder/case.toml`, unchecked; CaseFileError when it cannot be read."""
-    path = folder / CASE_FILE
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file of the corpus or the spec, parsed; CaseFileError naming it when it cannot be."""
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
@@ -93,6 +92,11 @@ def read_meta(folder: Path) -> dict[str, Any]:
         raise CaseFileError(path, f"cannot read: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:
         raise CaseFileError(path, f"not TOML: {error}") from None
+
+
+def read_meta(folder: Path) -> dict[str, Any]:
+    """The parsed `folder/case.toml`, unchecked; CaseFileError when it cannot be read."""
+    return read_toml(folder / CASE_FILE)
 
 
 def provenance(folder: Path) -> str | None:
@@ -207,13 +211,7 @@ def _toml_value(value: Any) -> str:
 def tag_table(spec: Path = SPEC) -> dict[str, Tag]:
     """spec/tags.toml in file order (the rows of the report's matrix); CaseFileError if bad."""
     path = spec / TAGS_FILE
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as error:
-        raise CaseFileError(path, f"cannot read: {error.strerror or error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise CaseFileError(path, f"not TOML: {error}") from None
+    data = read_toml(path)
     table: dict[str, Tag] = {}
     for name, row in data.items():
         description = row.get("description") if isinstance(row, dict) else None
@@ -259,14 +257,7 @@ def spec_rules(spec: Path = SPEC) -> list[str]:
 
 def host_table(spec: Path = SPEC) -> dict[str, dict[str, Any]]:
     """spec/hosts.toml (HST-1): host name -> its row; CaseFileError when it cannot be read."""
-    path = spec / HOSTS_FILE
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as error:
-        raise CaseFileError(path, f"cannot read: {error.strerror or error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise CaseFileError(path, f"not TOML: {error}") from None
+    data = read_toml(spec / HOSTS_FILE)
     return {name: row for name, row in data.items() if isinstance(row, dict)}
 
 
