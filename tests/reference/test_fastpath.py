@@ -21,6 +21,7 @@ import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from log_mutations import byte_or_line_change
 
 import rebootspec.reference as reference
 from rebootspec.generators.session.strategies import drawn_sessions
@@ -134,28 +135,9 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     """One random change of the kind a broken, torn, hand-edited or odd log has."""
     lines = data.split(b"\n")
     choice = rng.randrange(11)
-    if choice == 0 and data:  # flip a byte
-        at = rng.randrange(len(data))
-        return data[:at] + bytes([rng.randrange(256)]) + data[at + 1 :]
-    if choice == 1:  # insert structural junk
-        at = rng.randrange(len(data) + 1)
-        return data[:at] + rng.choice(JUNK) + data[at:]
-    if choice == 2 and data:  # delete a range
-        at = rng.randrange(len(data))
-        return data[:at] + data[at + rng.randint(1, 40) :]
-    if choice == 3 and data:  # truncate (a torn tail)
-        return data[: rng.randrange(len(data))]
-    if choice == 4 and len(lines) > 1:  # drop a line
-        del lines[rng.randrange(len(lines))]
-        return b"\n".join(lines)
-    if choice == 5 and lines:  # duplicate a line
-        at = rng.randrange(len(lines))
-        lines.insert(at, lines[at])
-        return b"\n".join(lines)
-    if choice == 6 and len(lines) > 1:  # swap two lines
-        a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
-        lines[a], lines[b] = lines[b], lines[a]
-        return b"\n".join(lines)
+    changed = byte_or_line_change(data, lines, choice, rng, JUNK)
+    if changed is not None:
+        return changed
     # Edit one entry: a path element, the kind, `v` or `i`.
     at = rng.randrange(len(lines)) if lines else 0
     try:
