@@ -33,18 +33,27 @@ FAST_FROM_BYTES = 16 * 2**20
 
 
 def count_path(
-    path: str | os.PathLike[str], *, readable: bool = False, host: str | None = None
+    path: str | os.PathLike[str],
+    *,
+    readable: bool = False,
+    host: str | None = None,
+    session: str | None = None,
 ) -> Count | RecordCount:
     """Count the reboots of one session file of any host; raises Rejection (ERR-*).
 
-    `host` names the host (HST-3); without it the content decides (HST-2).
+    `host` names the host (HST-3); without it the content decides (HST-2). `session` names
+    the session inside a store that holds several (an opencode database or storage folder).
     """
-    from .hosts import HOSTS, VSCODE, detect
+    from .hosts import HOSTS, OPENCODE, VSCODE, detect
 
     if host is None:
         host = detect(path)
     elif host not in HOSTS:
         raise Rejection(0, E_HOST, f"unknown host {host!r} (known: {', '.join(HOSTS)})")
+    if host == OPENCODE:
+        from .hosts.opencode import count_opencode
+
+        return count_opencode(path, session)  # OPC-1..OPC-12
     if host == VSCODE:
         return count_vscode(path, readable=readable)
     return count_records_path(path, host, readable=readable)
