@@ -96,6 +96,7 @@ class Writer:
         self.counter: dict[int, int] = {}
         self.sessions: list[Written] = []
         self.by_plan: dict[int, Written] = {}
+        self.children: dict[str, list[Written]] = {}  # a session's task sessions, in order
 
     # -- ids and stamps ------------------------------------------------------------------
 
@@ -194,18 +195,17 @@ class Steps:
 
     def message(self, data: dict[str, Any]) -> Row:
         row = Row("message", self.w.new_id("msg"), self.s.id, self.w.now(), data)
-        self.s.writes.append(row)
+        self.update(row)
         return row
 
     def update(self, row: Row) -> None:
-        """A later write of the same row (its data as it is now)."""
-        self.s.writes.append(
-            Row(row.table, row.id, row.session, row.created, row.data, row.message)
-        )
+        """A write of the row: its data as it is now (later changes are later writes)."""
+        data = json.loads(json.dumps(row.data))
+        self.s.writes.append(Row(row.table, row.id, row.session, row.created, data, row.message))
 
     def part(self, message: Row, data: dict[str, Any]) -> Row:
         row = Row("part", self.w.new_id("prt"), self.s.id, self.w.tick(2), data, message.id)
-        self.s.writes.append(row)
+        self.update(row)
         return row
 
     def user(self, text: str, synthetic: bool = False) -> Row:
@@ -356,6 +356,7 @@ class Steps:
         user = self.user("use a subagent to " + words(self.w.rng, 6))
         reply = self.assistant(user.id)
         child = self.w.session(OcSession(step.steps, title="subagent task"), parent=self.s)
+        self.w.children.setdefault(self.s.id, []).append(child)
         state = {
             "status": "completed",
             "input": {"description": "explore", "prompt": words(self.w.rng, 8)},
@@ -372,8 +373,7 @@ class Steps:
         truthy string `summary`); none of the others are."""
         odd: list[Any] = [[], "a string", 7, None, {"role": 5, "summary": True}]
         for value in odd:
-            row = Row("message", self.w.new_id("msg"), self.s.id, self.w.tick(), value)
-            self.s.writes.append(row)
+            self.update(Row("message", self.w.new_id("msg"), self.s.id, self.w.tick(), value))
         real = self.message({"role": "user", "time": {"created": self.w.tick(30)}})
         self.part(real, {"type": "compaction", "auto": "yes"})
         fake = self.message({"role": "user", "time": {"created": self.w.tick(30)}})
@@ -410,4 +410,5 @@ def selected(writer: Writer) -> str:
     if writer.store.ask_missing:
         return "ses_" + "0" * 12 + "NoSuchSession1"
     index = writer.store.selected or 0
-    return writer.by_plan[id(writer.store.sessions[index])].id
+    chosen = writer.by_plan[id(writer.store.sessions[index])]
+    return writer.children[chosen.id][0].id if writer.store.child else chosen.id

@@ -79,13 +79,15 @@ class OcSession:
 @dataclass(frozen=True)
 class OcStore:
     """A store in one era: its sessions (written in this order, each a while after the last),
-    which one the case asks about (`selected`: its index; None: the case names no session),
-    a session id that is in no store (`ask_missing`), and the damage done afterwards."""
+    which one the case asks about (`selected`: its index; None: the case names no session;
+    `child`: the child session of the selected session's first task instead), a session id
+    that is in no store (`ask_missing`), and the damage done afterwards."""
 
     era: Era
     sessions: tuple[OcSession, ...]
     selected: int | None = 0
     ask_missing: bool = False
+    child: bool = False
     damage: Damage = "none"
     seed: int = 1
     extra: tuple[str, ...] = field(default=())
@@ -118,7 +120,11 @@ def all_compactions(era: str, session: OcSession) -> int:
 def expected_reboots(store: OcStore) -> int:
     """The normative count of the case's session."""
     index = 0 if store.selected is None else store.selected
-    count = own_compactions(store.era, store.sessions[index])
+    session = store.sessions[index]
+    if store.child:
+        task = next(step for step in session.steps if isinstance(step, OcTask))
+        session = OcSession(task.steps)
+    count = own_compactions(store.era, session)
     if store.damage == "wal-torn":
         count -= 1  # the last summary's finishing write was cut short in the WAL (OPC-12)
     return count
