@@ -39,7 +39,8 @@ def count_session(session: Session) -> RecordCount:
     messages = sorted(session.messages, key=_order)
     position = {m.id: index for index, m in enumerate(messages, 1)}
     by_id = {m.id: m for m in messages}
-    pairs = any(m.compaction is not None for m in messages)  # OPC-2: O0 wrote no pair
+    # OPC-2, OPC-5: only 1.0.0's storage folders (era O0) wrote summaries without a pair
+    pairs = session.database or any(m.compaction is not None for m in messages)
     count = RecordCount(host=HOST, reboots=0, records=len(messages))
     count.host_version = session.version
     count.era = _era(session, messages, pairs)

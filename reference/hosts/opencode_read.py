@@ -242,7 +242,7 @@ def _json(data: Any, where: str) -> Any:
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as error:
-        if "recursion" in str(error):
+        if "depth limit" in str(error):  # orjson's own bound is JSV-4's
             raise Rejection(0, E_LIMIT, f"{where}: nested deeper than 1024 levels") from None
         raise Rejection(0, E_READ, f"{where}: not JSON ({error})") from None
 
