@@ -54,6 +54,10 @@ API_ERROR = {
     "data": {"message": "Internal Server Error", "statusCode": 500, "isRetryable": False},
 }
 ABORTED = {"name": "MessageAbortedError", "data": {"message": "The operation was aborted."}}
+TOO_LARGE = {
+    "name": "ContextOverflowError",
+    "data": {"message": "Session too large to compact - context exceeds model limit"},
+}
 
 
 @dataclass
@@ -321,6 +325,8 @@ class Steps:
             self.finish(row, "stop")
         elif outcome == "cut-short":
             self.finish(row, "unknown")
+        elif outcome == "failed" and self.era == "O3":
+            self.finish(row, "error", TOO_LARGE)  # 1.14+: finish "error" beside the error
         elif outcome == "failed":
             self.finish(row, None, API_ERROR)
         else:
