@@ -39,10 +39,11 @@ def count_path(
     host: str | None = None,
     session: str | None = None,
 ) -> Count | RecordCount:
-    """Count the reboots of one session file of any host; raises Rejection (ERR-*).
+    """Count the reboots of one session of any host; raises Rejection (ERR-*).
 
-    `host` names the host (HST-3); without it the content decides (HST-2). `session` names
-    the session inside a store that holds several (an opencode database or storage folder).
+    `host` names the host (HST-3); without it the content decides (HST-2). `session` names the
+    session inside a store of several (an opencode database or storage folder, ERR-15); a file
+    that is one session's log (every other host) is that session, and the id is not read.
     """
     from .hosts import HOSTS, OPENCODE, VSCODE, detect
 
