@@ -25,8 +25,9 @@ def _list() -> int:
         v1 = "" if rejected else f" (1.0: {expected_reboots_v1(plan)})"
         print(f"{table.get(key, '----')}  {key:<44} {scenario.container:<5} {expect:>6}{v1}")
     from .corpus.hostcases import all_cases as host_cases
+    from .corpus.opencodecases import all_cases as opencode_cases
 
-    for case in host_cases():
+    for case in [*host_cases(), *opencode_cases()]:
         answer = case.expect.get("reboots", case.expect.get("error"))
         print(f"{case.id}  {case.key:<44} {case.container:<5} {answer!s:>6}")
     return 0

@@ -245,8 +245,8 @@ SCENARIOS: tuple[OcScenario, ...] = (
     OcScenario(
         "opencode-hostile-values",
         ("O2", "O3"),
-        "rows that are arrays, strings, numbers or null, and members of other types: one odd"
-        " pair counts by JavaScript's truthiness, with one real pair; two reboots",
+        "rows of other JSON types and members of other types; one odd pair counts by"
+        " JavaScript's truthiness, beside a real one; two reboots",
         ("OPC-12",),
         ("opencode-hostile-values", "opencode-pair"),
         _one(OcPrompt(1), MANUAL, OcOdd(), OcPrompt(1), seed=15),
