@@ -13,7 +13,7 @@ from typing import Any
 
 from ..hosts.opencode_files import StoreFiles, render
 from ..hosts.opencode_plan import all_compactions, expected_reboots, expected_rejection
-from ..hosts.opencode_scenarios import SCENARIOS, OcScenario
+from ..hosts.opencode_scenarios import BASE_RULES, SCENARIOS, OcScenario
 from . import casefile, ids
 
 STORAGE_ERAS = ("O0", "O1")
@@ -53,15 +53,10 @@ class OpencodeCase:
     def table(self) -> dict[str, Any]:
         """The case.toml table: the host cases' layout plus `input` and `session`."""
         table: dict[str, Any] = {"id": self.id, "title": self.scenario.title}
-        if self.scenario.host is not None:
-            table["host"] = self.scenario.host
-        rules = set(self.scenario.rules)
+        table["host"] = self.scenario.host
+        rules = {*BASE_RULES, *self.scenario.rules}
         tags = set(self.scenario.tags)
-        if self.scenario.host is not None:
-            from ..hosts.opencode_scenarios import BASE_RULES
-
-            rules |= set(BASE_RULES)
-            tags.add("opencode-storage" if self.container == "storage" else "opencode-database")
+        tags.add("opencode-storage" if self.container == "storage" else "opencode-database")
         if self.expect["outcome"] == "reject":
             rules -= {"OUT-4", "OPC-4", "RBT-1"} - set(self.scenario.rules)
         table["rules"] = sorted(rules, key=_rule_sort)

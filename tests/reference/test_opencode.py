@@ -31,7 +31,7 @@ from rebootspec.reference import count_path
 from rebootspec.reference.answer import RecordCount
 from rebootspec.reference.errors import Rejection
 from rebootspec.reference.hosts import OPENCODE, detect
-from rebootspec.reference.hosts.opencode import _truthy
+from rebootspec.reference.hosts.opencode import js_truthy
 
 PAIRS = [(s, era) for s in SCENARIOS for era in s.eras]
 
@@ -249,7 +249,7 @@ def test_garbage_after_the_header_and_a_cut_database_are_unreadable(tmp_path: Pa
     ],
 )  # fmt: skip
 def test_javascript_truthiness(value: Any, truth: bool) -> None:
-    assert _truthy(value) is truth
+    assert js_truthy(value) is truth
 
 
 def test_random_member_values_never_crash_the_reader(tmp_path: Path) -> None:
