@@ -111,7 +111,8 @@ def _event(message: Message, user: Message | None, position: int) -> dict[str, A
     event: dict[str, Any] = {"line": position, "message": message.id}
     part = user.compaction if user is not None else None
     if part is not None:
-        event["trigger"] = "auto" if part.auto else "manual"
+        if part.trigger is not None:
+            event["trigger"] = part.trigger
         if part.overflow:
             event["overflow"] = True
     if message.finish == "unknown":

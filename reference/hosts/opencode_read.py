@@ -39,10 +39,11 @@ SIDE_FILES = ("-wal", "-journal")  # copied with the database: committed content
 class Compaction(Plain):
     """A user message's `compaction` part (OPC-4): how the compaction began."""
 
-    _fields = ("auto", "overflow", "marks_tail")
+    _fields = ("trigger", "overflow", "marks_tail")
 
     def __init__(self, data: dict[str, Any]) -> None:
-        self.auto = data.get("auto") is True
+        auto = data.get("auto")  # 1.0.98 wrote none: the trigger is then unknown
+        self.trigger = {True: "auto", False: "manual"}.get(auto) if isinstance(auto, bool) else None
         self.overflow = data.get("overflow") is True
         self.marks_tail = "overflow" in data or "tail_start_id" in data  # OPC-2: O3
 

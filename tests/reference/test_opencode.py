@@ -268,3 +268,31 @@ def test_random_member_values_never_crash_the_reader(tmp_path: Path) -> None:
         path = _database(tmp_path / str(index), json.dumps({**SUMMARY, **members}), part)
         assert answer(path, "ses_a") in (0, 1)
         os.remove(path)
+
+
+HARVESTED = Path(__file__).resolve().parents[2] / "generators" / "harvest" / "harvested"
+
+
+def _harvested() -> list[dict[str, Any]]:
+    """The opencode entries of the harvest manifest (stores the real programs wrote)."""
+    import tomllib
+
+    manifest = HARVESTED / "manifest.toml"
+    if not manifest.exists():
+        return []
+    entries = tomllib.loads(manifest.read_text("utf-8"))["file"]
+    return [e for e in entries if e["host"] == "opencode"]
+
+
+@pytest.mark.parametrize(
+    "entry", _harvested(), ids=[f"{e['file']}/{e['role']}" for e in _harvested()]
+)
+def test_stores_the_real_programs_wrote_count_as_their_scripts_caused(
+    entry: dict[str, Any], tmp_path: Path
+) -> None:
+    """Each harvested session counts what the harvest script caused (its `expected`, from the
+    script's plan and the scripted model's log), on a copy of the store."""
+    import shutil
+
+    shutil.copytree(HARVESTED / entry["file"], tmp_path / "store")
+    assert answer(tmp_path / "store" / entry["input"], entry["session"]) == entry["expected"]
