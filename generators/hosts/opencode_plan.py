@@ -81,7 +81,7 @@ class OcStore:
     `child`: the child session of the selected session's first task instead), a session id
     that is in no store (`ask_missing`), and the damage done afterwards."""
 
-    era: Era
+    era: str  # an Era
     sessions: tuple[OcSession, ...]
     selected: int | None = 0
     ask_missing: bool = False

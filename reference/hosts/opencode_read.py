@@ -28,8 +28,10 @@ from ..plain import Plain
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from typing import Any
+    from collections.abc import Callable, Iterator
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # OPC-1, HST-2: the first 16 bytes of a database
 TABLES = ("session", "message", "part")
@@ -107,6 +109,24 @@ def is_storage(path: str) -> bool:
 
 def read_database(path: str, session: str | None) -> Session:
     """Copy the database (with its WAL) to a private folder and read the session there."""
+    return _with_copy(path, lambda connection: _read_tables(connection, session))
+
+
+def session_ids(path: str) -> list[str]:
+    """OPC-3: the ids of every session of a store (a database or a storage folder), for the
+    lookup of a session by its id (reference/finder.py)."""
+    if os.path.isdir(path):
+        return sorted(dict(_session_files(path))) if is_storage(path) else []
+
+    def ids(connection: sqlite3.Connection) -> list[str]:
+        _check_tables(connection)
+        return sorted(str(row[0]) for row in connection.execute("SELECT id FROM session"))
+
+    return _with_copy(path, ids)
+
+
+def _with_copy(path: str, read: Callable[[sqlite3.Connection], T]) -> T:
+    """OPC-12: `read` a private copy of the database and its `-wal` (and `-journal`)."""
     with tempfile.TemporaryDirectory(prefix="rebootspec-opencode-") as folder:
         copy = os.path.join(folder, "opencode.db")
         _copy(path, copy)
@@ -118,7 +138,7 @@ def read_database(path: str, session: str | None) -> Session:
         except sqlite3.Error as error:
             raise Rejection(0, E_READ, f"not a readable SQLite database ({error})") from None
         try:
-            return _read_tables(connection, session)
+            return read(connection)
         except sqlite3.Error as error:
             raise Rejection(0, E_READ, f"not a readable SQLite database ({error})") from None
         finally:
@@ -132,10 +152,15 @@ def _copy(source: str, target: str) -> None:
         raise Rejection(0, E_READ, f"cannot read {source} ({error.strerror})") from None
 
 
-def _read_tables(connection: sqlite3.Connection, session: str | None) -> Session:
+def _check_tables(connection: sqlite3.Connection) -> None:
+    """OPC-1: a database without opencode's tables is of no known host (HST-4)."""
     names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     if not set(TABLES) <= names:
         raise Rejection(0, E_HOST, "a SQLite database without opencode's session tables")
+
+
+def _read_tables(connection: sqlite3.Connection, session: str | None) -> Session:
+    _check_tables(connection)
     chosen = _choose(session, [row[0] for row in connection.execute("SELECT id FROM session")])
     row = connection.execute(
         "SELECT time_created, version FROM session WHERE id = ?", (chosen,)
