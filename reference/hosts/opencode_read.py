@@ -135,6 +135,7 @@ def _with_copy(path: str, read: Callable[[sqlite3.Connection], T]) -> T:
                 _copy(path + suffix, copy + suffix)
         try:
             connection = sqlite3.connect(copy, isolation_level=None)
+            connection.text_factory = _text  # bytes that are not UTF-8 become U+FFFD
         except sqlite3.Error as error:
             raise Rejection(0, E_READ, f"not a readable SQLite database ({error})") from None
         try:
@@ -143,6 +144,10 @@ def _with_copy(path: str, read: Callable[[sqlite3.Connection], T]) -> T:
             raise Rejection(0, E_READ, f"not a readable SQLite database ({error})") from None
         finally:
             connection.close()
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
 
 
 def _copy(source: str, target: str) -> None:
@@ -270,7 +275,22 @@ def _json(data: Any, where: str) -> Any:
     except orjson.JSONDecodeError as error:
         if "depth limit" in str(error):  # orjson's own bound is JSV-4's
             raise Rejection(0, E_LIMIT, f"{where}: nested deeper than 1024 levels") from None
-        raise Rejection(0, E_READ, f"{where}: not JSON ({error})") from None
+        reason = str(error)
+    return _as_javascript(data.decode("utf-8", "replace"), where, reason)
+
+
+def _as_javascript(text: str, where: str, reason: str) -> Any:
+    """What orjson refuses and JavaScript's JSON.parse reads (a lone surrogate, a number too
+    big for a double), read as JSON.parse reads it (reference/jsonvalues.py); else E-READ."""
+    from ..jsonvalues import _decode_one, _skip_space
+
+    try:
+        value, end = _decode_one(text, _skip_space(text, 0), 0)
+    except ValueError:
+        raise Rejection(0, E_READ, f"{where}: not JSON ({reason})") from None
+    if _skip_space(text, end) != len(text):
+        raise Rejection(0, E_READ, f"{where}: not JSON (text after the value)")
+    return value
 
 
 def _object(value: Any) -> dict[str, Any]:

@@ -211,6 +211,15 @@ def test_members_are_judged_as_opencode_judges_them(
         (json.dumps(SUMMARY), "{not json", "E-READ"),
         ("{not json", '{"type":"compaction"}', "E-READ"),
         (json.dumps(SUMMARY), "[" * 2000 + "]" * 2000, "E-LIMIT"),
+        # JSON.parse reads a lone surrogate and a number too big for a double; so does this
+        (
+            json.dumps({**SUMMARY, "note": "\\ud800"}).replace("\\\\", "\\"),
+            '{"type":"compaction"}',
+            1,
+        ),
+        (json.dumps(SUMMARY)[:-1] + ',"cost":1e400}', '{"type":"compaction"}', 1),
+        (json.dumps(SUMMARY), '{"type":"compaction"} x', "E-READ"),
+        (json.dumps(SUMMARY), '{"type":"compaction","cost":NaN}', "E-READ"),
     ],
 )
 def test_rows_of_other_types_and_rows_that_do_not_parse(
@@ -219,6 +228,17 @@ def test_rows_of_other_types_and_rows_that_do_not_parse(
     """OPC-12: a row that is JSON but no object is no message or part; one opencode cannot
     parse makes the session unreadable; nesting past 1024 levels is E-LIMIT."""
     assert answer(_database(tmp_path, data, part), "ses_a") == expected
+
+
+def test_text_that_is_not_utf8_is_read_with_replacement_characters(tmp_path: Path) -> None:
+    """OPC-12: bytes that are not UTF-8 in a data column do not make the session unreadable."""
+    path = _database(tmp_path, json.dumps(SUMMARY))
+    connection = sqlite3.connect(path)
+    odd = json.dumps({**SUMMARY, "note": "x"}).encode().replace(b'"x"', b'"\xff\xfe"')
+    connection.execute("UPDATE message SET data = CAST(? AS TEXT) WHERE id = 'msg_2'", (odd,))
+    connection.commit()
+    connection.close()
+    assert answer(path, "ses_a") == 1
 
 
 def test_a_sqlite_database_of_another_program_is_no_host(tmp_path: Path) -> None:
