@@ -693,6 +693,38 @@ def _newest_session(path: str) -> int:
     return count_path(path, readable=True, session=newest).reboots
 
 
+def _honours_revert(path: str) -> int:
+    """OPC-13, RBT-4 bent: the messages a pending revert will delete are left out now."""
+    session = session_of(path)
+    if detect(path) != OPENCODE:
+        return count_path(path, readable=True, session=session).reboots
+    revert = _revert_point(path, session)
+    read = read_session(path, session)
+    if revert is not None:
+        read.messages = [m for m in read.messages if m.id < revert]
+    return count_session(read).reboots
+
+
+def _revert_point(path: str, session: str | None) -> str | None:
+    """The message id a session's pending revert goes back to, if any."""
+    if os.path.isdir(path):
+        files = glob.glob(os.path.join(path, "session", "*", f"{session}.json"))
+        with open(files[0], "rb") as stream:
+            revert = json.load(stream).get("revert")
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            shutil.copyfile(path, os.path.join(folder, "db"))
+            connection = sqlite3.connect(os.path.join(folder, "db"))
+            try:
+                row = connection.execute(
+                    "SELECT revert FROM session WHERE id = ?", (session,)
+                ).fetchone()
+            finally:
+                connection.close()
+        revert = json.loads(row[0]) if row and row[0] else None
+    return revert.get("messageID") if isinstance(revert, dict) else None
+
+
 def _ignores_wal(path: str) -> int:
     """OPC-12 bent: the database is read without its WAL (as `immutable=1` opens it)."""
     if detect(path) != OPENCODE or os.path.isdir(path):
@@ -768,6 +800,7 @@ GALLERY: dict[str, Counter] = {
     "counts-child-sessions": _counts_children,
     "newest-session": _newest_session,
     "ignores-wal": _ignores_wal,
+    "honours-revert": _honours_revert,
     "databases-only": _databases_only,
 }
 
