@@ -158,6 +158,9 @@ class GeminiChat:
             }
             self.history = [self._context(), snapshot, ack, *kept]
             self.kept_from = 3
+            if step.recorded:  # GEM-5: the new messages as records of their own, then the $set
+                self.record(snapshot)
+                self.record(ack)
             self.set_messages(self.history)
             if step.interactive:
                 note = "" if step.trigger == "manual" else "Context compressed from 61% to 9%."

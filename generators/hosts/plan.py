@@ -322,12 +322,15 @@ class Compress:
     failed or the snapshot came back empty, nothing is replaced (GEM-8); a G1 chat rolls its
     history back (a `$set.messages` with the old snapshot). `interactive`: the UI also writes its
     `info` (and, for a failure, `error`) record (GEM-5). `text` fixes the snapshot's text (two
-    compressions may share it; each has its own message id, GEM-4)."""
+    compressions may share it; each has its own message id, GEM-4). `recorded`: the snapshot and
+    the acknowledgement are also written as message records before the `$set` (GEM-5: some
+    versions record the new history's messages one by one; companions, never counted)."""
 
     trigger: Literal["auto", "manual"] = "auto"
     done: bool = True
     interactive: bool = False
     text: str | None = None
+    recorded: bool = False
 
 
 @dataclass(frozen=True)

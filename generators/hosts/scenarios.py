@@ -756,6 +756,19 @@ SCENARIOS: tuple[HostScenario, ...] = (
         _claude(ClaudeTurn(1), ClaudeCompact(glued=True), ClaudeTurn(1)),
     ),
     HostScenario(
+        "claude-glued-second",
+        "claude-code",
+        ("CC2",),
+        "two compactions, the second boundary glued to the previous line; two reboots",
+        ("JSV-1", "CLC-10"),
+        ("glued-records", "claude-auto"),
+        _claude(
+            ClaudeTurn(1), ClaudeCompact(), ClaudeTurn(1), ClaudeCompact(glued=True), ClaudeTurn(1)
+        ),
+        comment="A reader by line loses the glued boundary; the first boundary makes the file "
+        "CC1 or later, so its summary is a companion and no CC0 reading brings it back (CLC-7).",
+    ),
+    HostScenario(
         "claude-bad-line",
         "claude-code",
         ("CC1",),
@@ -861,6 +874,23 @@ SCENARIOS: tuple[HostScenario, ...] = (
         ("GEM-4", "GEM-8", "RBT-4"),
         ("gemini-rewind", "gemini-snapshot"),
         _gem(Prompt(1), Compress(), Prompt(1), Rewind(), Prompt(1)),
+    ),
+    HostScenario(
+        "gemini-snapshot-records",
+        "gemini-cli",
+        ("G1",),
+        "two compressions whose snapshot and acknowledgement are also message records; two reboots",
+        ("GEM-5", "RBT-2"),
+        ("gemini-snapshot-record", "gemini-snapshot"),
+        _gem(
+            Prompt(1),
+            Compress(recorded=True),
+            Prompt(1),
+            Compress(recorded=True),
+            Prompt(1),
+        ),
+        comment="The user records holding <state_snapshot> are companions; each compression is "
+        "its $set.messages (GEM-3, GEM-5).",
     ),
     HostScenario(
         "gemini-no-compression",
