@@ -206,8 +206,8 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
     disagreement), 2 on a usage error."""
     parser = argparse.ArgumentParser(
         prog="python -m rebootspec.generators harvest",
-        description="Drive real hosts (Codex CLI, pi) against a scripted loopback model and "
-        "collect the session files they write. Needs npm, unshare and the npm registry.",
+        description="Drive real hosts (Codex CLI, pi, Gemini CLI) against a scripted loopback "
+        "model and collect the session files they write. Needs npm, unshare and the npm registry.",
         epilog="example: python -m rebootspec.generators harvest --host codex --version 0.130.0 "
         "--scenario auto-pre-turn --out /tmp/harvest",
     )
