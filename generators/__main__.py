@@ -97,13 +97,13 @@ def main(argv: list[str]) -> int:
     if args.command == "big-host":
         from pathlib import Path
 
-        from .hosts import big
+        from .hosts import big as big_files
 
         writer = {
-            "codex": big.write_big_codex,
-            "pi": big.write_big_pi,
-            "claude-code": big.write_big_claude,
-            "gemini": big.write_big_gemini,
+            "codex": big_files.write_big_codex,
+            "pi": big_files.write_big_pi,
+            "claude-code": big_files.write_big_claude,
+            "gemini": big_files.write_big_gemini,
         }[args.host]
         expected = writer(Path(args.out), args.size_mb, args.seed)
         print(f"wrote {args.out}: expected reboots {expected} (from the plan)")
