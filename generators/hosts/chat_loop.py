@@ -29,16 +29,16 @@ from typing import Literal
 from .common import words
 
 __all__ = [
-    "ChatPlan",
-    "ChatStart",
     "ChatAsk",
     "ChatCompact",
-    "ChatResume",
-    "ChatExit",
-    "ChatDelete",
-    "ChatRelink",
     "ChatDamage",
+    "ChatDelete",
+    "ChatExit",
     "ChatExtra",
+    "ChatPlan",
+    "ChatRelink",
+    "ChatResume",
+    "ChatStart",
     "expected",
     "play",
 ]
@@ -301,8 +301,8 @@ class Loop:
         self.save(summary=False)
 
     def summary(self) -> str:
-        background = "Initial session." if self.previous_summary is None else words(
-            self.folder.rng, 12
+        background = (
+            "Initial session." if self.previous_summary is None else words(self.folder.rng, 12)
         )
         return (
             f"{START_MARK}\n**Background Context:** {background}\n\n"

@@ -1232,7 +1232,9 @@ SCENARIOS: tuple[HostScenario, ...] = (
         "a markdown file of notes beside the sessions, asked about: no session; rejected",
         ("BCL-1", "HST-4", "ERR-13", "ERR-10"),
         ("chatloop-not-session", "rejection"),
-        _chat(ChatStart("a"), ChatAsk(), ChatExit(), ChatExtra("notes.md", NOTES_MD), ask="notes.md"),
+        _chat(
+            ChatStart("a"), ChatAsk(), ChatExit(), ChatExtra("notes.md", NOTES_MD), ask="notes.md"
+        ),
         reject="E-HOST",
     ),
     HostScenario(

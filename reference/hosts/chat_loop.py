@@ -190,7 +190,9 @@ def _parent(folder: str, child: str, parent: str) -> tuple[Session, tuple[int, i
         session = read_session(data)
     except (NotASession, Rejection) as error:
         reason = error.reason if isinstance(error, Rejection) else str(error)
-        raise _chain(f"{name} (the previous session of {child}) is not a session: {reason}") from None
+        raise _chain(
+            f"{name} (the previous session of {child}) is not a session: {reason}"
+        ) from None
     if session.header.get("Session ID") != parent:
         raise _chain(f"{name} (the previous session of {child}) is another session's file")
     return session, identity, name

@@ -94,7 +94,9 @@ def test_the_chain_is_walked_in_the_folder(tmp_path: Path) -> None:
 
 def test_windows_files_count_the_same(tmp_path: Path) -> None:
     files = {
-        name: text.replace("/home/dev/project/.chat-sessions/", "C:\\Users\\dev\\p\\.chat-sessions\\")
+        name: text.replace(
+            "/home/dev/project/.chat-sessions/", "C:\\Users\\dev\\p\\.chat-sessions\\"
+        )
         for name, text in CHAIN.items()
     }
     assert count(folder(tmp_path, files, crlf=True) / "h_d.md").reboots == 3
@@ -213,7 +215,9 @@ def test_the_read_is_bounded(tmp_path: Path) -> None:
     assert count(base / "h_b.md").reboots == 1
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.data())
 def test_damaged_files_get_an_answer_or_a_rejection(tmp_path: Path, data: st.DataObject) -> None:
     """Any change of bytes in a chain's files: a count or a Rejection, never another error."""
