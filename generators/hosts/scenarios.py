@@ -1038,7 +1038,7 @@ SCENARIOS: tuple[HostScenario, ...] = (
         "chatloop-chain-crlf",
         CHAT_LOOP,
         ("M1",),
-        "a chain written on Windows (CRLF, C:\\ paths); three reboots",
+        "a chain written on Windows (CRLF line ends, Windows paths); three reboots",
         ("BCL-4",),
         ("chatloop-crlf", "chatloop-chain"),
         _chat_chain(ask="d", windows=True),
