@@ -51,6 +51,9 @@ WINDOWS_PROJECT = "C:\\Users\\dev\\project"
 START_MARK = "<!-- SESSION_SUMMARY_START -->"
 END_MARK = "<!-- SESSION_SUMMARY_END -->"
 FAKE_PARENT = "helper_20200101_000000"
+# ERR-16, BCL-6: an M1 header is six lines each followed by a blank line, then
+# `**Resumed From:**`: line 13 of a restored file, where its chain starts.
+RESUMED_FROM_LINE = 13
 QUOTES = {
     # A user pastes a restored session's header line, its section and a summary into a query.
     "restored": (

@@ -158,18 +158,21 @@ def test_pre_1_6_files_count_zero(tmp_path: Path) -> None:
 )
 def test_chains_that_cannot_be_walked(tmp_path: Path, files: dict[str, str], why: str) -> None:
     rejection = reject(folder(tmp_path, files) / "h_b.md")
-    assert (rejection.code, rejection.line) == ("E-CHAIN", 0)
+    assert (rejection.code, rejection.line) == ("E-CHAIN", 13)  # h_b's Resumed From line
     assert why in rejection.reason
 
 
 def test_header_and_section_must_agree(tmp_path: Path) -> None:
     restored = session("h_b", "h_a")
     no_header_line = restored.replace("**Resumed From:** h_a\n\n", "")
-    no_section = session("h_b").replace("**Total Queries:** 1\n\n", "**Resumed From:** h_a\n\n")
+    no_section = session("h_b").replace(
+        "**Total Queries:** 1\n\n", "**Total Queries:** 1\n\n**Resumed From:** h_a\n\n"
+    )
     files = {"h_a.md": session("h_a"), "one.md": no_header_line, "two.md": no_section}
     base = folder(tmp_path, files)
-    for name in ("one.md", "two.md"):
-        assert reject(base / name).code == "E-CHAIN"
+    one, two = reject(base / "one.md"), reject(base / "two.md")
+    assert (one.code, one.line) == ("E-CHAIN", 15)  # no header line: the section's heading
+    assert (two.code, two.line) == ("E-CHAIN", 13)
 
 
 def test_a_link_to_itself_through_a_symbolic_link_is_a_cycle(tmp_path: Path) -> None:
