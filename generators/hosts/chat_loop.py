@@ -66,6 +66,11 @@ QUOTES = {
     ),
     # Only the end marker: the host's cut (first start .. first end) then comes out empty.
     "end-marker": f"what does {END_MARK} mean in my notes?",
+    # A pasted build log of about 150 KiB: the file outgrows what a reader needs of it (BCL-7).
+    "long": "here is the build log:\n"
+    + "\n".join(
+        f"[{n:05d}] compiling module_{n % 97}.py ... ok (0.{n % 10}s)" for n in range(3600)
+    ),
 }
 
 
