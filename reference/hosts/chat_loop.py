@@ -194,8 +194,11 @@ def _walk(
         if len(count.events) >= MAX_CHAIN:
             raise Rejection(0, E_LIMIT, f"a chain of more than {MAX_CHAIN} sessions")
         count.events.append({"line": line, "file": name, "from": parent})
+        child = identity
         session, identity, name = _parent(folder, name, parent)
-        if identity in seen:  # BCL-6 (5): a cycle, the self-reference of one second included
+        if identity == child:  # BCL-6 (5): two sessions of one second share an id and a file
+            raise _chain(f"{name} names itself as its previous session (a cycle of one file)")
+        if identity in seen:  # BCL-6 (5): a cycle
             raise _chain(f"{name} is on its own chain of previous sessions (a cycle)")
         seen.add(identity)
         count.records += 1
