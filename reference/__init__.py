@@ -45,7 +45,7 @@ def count_path(
     session inside a store of several (an opencode database or storage folder, ERR-15); a file
     that is one session's log (every other host) is that session, and the id is not read.
     """
-    from .hosts import HOSTS, OPENCODE, VSCODE, detect
+    from .hosts import CHAT_LOOP, HOSTS, OPENCODE, VSCODE, detect
 
     if host is None:
         host = detect(path)
@@ -57,6 +57,10 @@ def count_path(
         return count_opencode(path, session)  # OPC-1..OPC-12
     if host == VSCODE:
         return count_vscode(path, readable=readable)
+    if host == CHAT_LOOP:
+        from .hosts.chat_loop import count_chat_loop
+
+        return count_chat_loop(path)  # BCL-1..BCL-7: a session file and its chain
     return count_records_path(path, host, readable=readable)
 
 

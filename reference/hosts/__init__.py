@@ -23,7 +23,16 @@ PI = "pi"
 CLAUDE_CODE = "claude-code"
 GEMINI = "gemini-cli"
 OPENCODE = "opencode"
-HOSTS = (VSCODE, CODEX, PI, CLAUDE_CODE, GEMINI, OPENCODE)  # HST-1, in spec/hosts.toml's order
+CHAT_LOOP = "basic-agent-chat-loop"
+HOSTS = (
+    VSCODE,
+    CODEX,
+    PI,
+    CLAUDE_CODE,
+    GEMINI,
+    OPENCODE,
+    CHAT_LOOP,
+)  # HST-1, in spec/hosts.toml's order
 
 # HST-2, CLC-1: the Claude Code records that carry no `uuid`, and the member each one names
 # itself by (a resume-picker title row, a file backup snapshot, a queued prompt, title rows).
@@ -83,6 +92,8 @@ def detect(path: str | os.PathLike[str]) -> str:
 
         if is_storage(name):
             return OPENCODE  # OPC-1: a JSON storage folder
+    if name.endswith(".md"):
+        return CHAT_LOOP  # HST-2, BCL-1: a markdown session file; its reader checks the header
     if name.endswith(".json"):
         return json_host(path)
 

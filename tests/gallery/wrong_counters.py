@@ -71,6 +71,7 @@ from rebootspec.reference.hosts.opencode import count_session
 from rebootspec.reference.hosts.opencode_read import Session, read_session
 from rebootspec.reference.jsonvalues import W_SKIPPED, iter_values
 from rebootspec.reference.replay import BOM, _Replayer, load_path, parse_json
+from tests.gallery.chat_loop_counters import CHAT_LOOP_GALLERY
 
 Counter = Callable[[str], int]
 
@@ -982,6 +983,7 @@ GALLERY: dict[str, Counter] = {
     "ignores-wal": _ignores_wal,
     "honours-revert": _honours_revert,
     "databases-only": _databases_only,
+    **CHAT_LOOP_GALLERY,  # basic-agent-chat-loop (BCL-*): tests/gallery/chat_loop_counters.py
 }
 
 
