@@ -49,7 +49,7 @@ def _from_database(path: Path, session: str) -> list[Message]:
                 "SELECT id, data, time_created FROM message WHERE session_id = ?", (session,)
             ).fetchall()
             out = []
-            for ident, data, created in sorted(rows, key=lambda r: (r[2], r[0])):
+            for ident, data, _created in sorted(rows, key=lambda r: (r[2], r[0])):
                 info = {**json.loads(data), "id": ident}
                 parts = connection.execute(
                     "SELECT data FROM part WHERE message_id = ? ORDER BY id", (ident,)

@@ -330,8 +330,8 @@ def _scenario(api: Api, server: ScriptedServer, scenario: str) -> tuple[list[Thr
         known = {own}
         children = [s for s in _sessions(api) if s.get("id") not in known]
         sub = steps.credit("subagent", mark)
-        for child in children:
-            threads.append(Thread(str(child["id"]), "subagent", Path(), sub))
+        for spawned in children:
+            threads.append(Thread(str(spawned["id"]), "subagent", Path(), sub))
         if not children:
             notes.append("no subagent session was written")
     threads.insert(0, Thread(own, "own", Path(), steps.caused.get(own, 0)))
