@@ -46,16 +46,17 @@ GEMINI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
     # headless -p, then --resume latest -p: every resume writes the last snapshot again
     "auto-pre-turn": (["RBT-1", "GEM-3", "GEM-4", "GEM-8"], ["gemini-snapshot", "gemini-resume"]),
 }
-# opencode (spec/hosts/opencode.md): a store (OPC-1), the session named (OPC-3), compaction
+# opencode (spec/hosts/opencode.md): a store (OPC-1), the session's records (OPC-3), compaction
 # pairs (OPC-4) or 1.0.0's summary messages (OPC-5), failed summaries (OPC-6), a summary cut
-# short (OPC-7), a fork's copies (OPC-9).
+# short (OPC-7), a fork's copies (OPC-9), a subagent's child session (OPC-10), the session named
+# in a store of several (OPC-11).
 OPENCODE_SCENARIOS: dict[str, list[str]] = {
     "auto": ["RBT-1", "OPC-1", "OPC-3", "OPC-4"],
     "manual": ["RBT-1", "OPC-1", "OPC-3", "OPC-4"],
-    "subagent": ["RBT-1", "OPC-3", "OPC-4"],
+    "subagent": ["RBT-1", "OPC-4", "OPC-10", "OPC-11"],
     "failure": ["RBT-1", "OPC-4", "OPC-6"],
     "cut-short": ["RBT-1", "OPC-4", "OPC-7"],
-    "fork": ["RBT-1", "OPC-3", "OPC-4"],
+    "fork": ["RBT-1", "OPC-4", "OPC-9", "OPC-11"],
 }
 OPENCODE_CONTAINERS = {"opencode.db": "sqlite", "storage": "storage"}
 PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
@@ -153,7 +154,7 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
         if era(item) == "O0":  # 1.0.0: summary messages, no compaction pair
             rules = [r if r != "OPC-4" else "OPC-5" for r in rules]
         if role == "fork":
-            rules = ["RBT-3", "OPC-3", "OPC-9"]
+            rules = ["RBT-3", "OPC-9", "OPC-11"]
         return rules, ["harvested"]
     if expect["outcome"] == "reject" and item.host == "gemini-cli":
         rules, tags = ["RBT-5", "GEM-7", "ERR-14"], ["gemini-unmeasurable", "rejection"]
