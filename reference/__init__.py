@@ -45,12 +45,16 @@ def count_path(
     session inside a store of several (an opencode database or storage folder, ERR-15); a file
     that is one session's log (every other host) is that session, and the id is not read.
     """
-    from .hosts import HOSTS, VSCODE, detect
+    from .hosts import HOSTS, OPENCODE, VSCODE, detect
 
     if host is None:
         host = detect(path)
     elif host not in HOSTS:
         raise Rejection(0, E_HOST, f"unknown host {host!r} (known: {', '.join(HOSTS)})")
+    if host == OPENCODE:
+        from .hosts.opencode import count_opencode
+
+        return count_opencode(path, session)  # OPC-1..OPC-12
     if host == VSCODE:
         return count_vscode(path, readable=readable)
     return count_records_path(path, host, readable=readable)

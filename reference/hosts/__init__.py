@@ -22,7 +22,8 @@ CODEX = "codex"
 PI = "pi"
 CLAUDE_CODE = "claude-code"
 GEMINI = "gemini-cli"
-HOSTS = (VSCODE, CODEX, PI, CLAUDE_CODE, GEMINI)  # HST-1, in spec/hosts.toml's order
+OPENCODE = "opencode"
+HOSTS = (VSCODE, CODEX, PI, CLAUDE_CODE, GEMINI, OPENCODE)  # HST-1, in spec/hosts.toml's order
 
 # HST-2, CLC-1: the Claude Code records that carry no `uuid`, and the member each one names
 # itself by (a resume-picker title row, a file backup snapshot, a queued prompt, title rows).
@@ -77,11 +78,18 @@ def detect(path: str | os.PathLike[str]) -> str:
     from ..replay import BOM, open_log, parse_json
 
     name = os.fspath(path)
+    if os.path.isdir(name):
+        from .opencode_read import is_storage
+
+        if is_storage(name):
+            return OPENCODE  # OPC-1: a JSON storage folder
     if name.endswith(".json"):
         return json_host(path)
 
     with open_log(path) as stream:
         head = stream.read(PEEK)
+        if head.startswith(b"SQLite format 3\x00"):
+            return OPENCODE  # OPC-1: a SQLite database
         body = head[len(BOM) :] if head.startswith(BOM) else head
         start = len(body) - len(body.lstrip(b"\n"))
         first = body[start:]
