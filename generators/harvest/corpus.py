@@ -150,12 +150,7 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
     """What the case exercises, from its scenario and role (and C0 when nothing was recorded)."""
     scenario, role, version = item.entry["scenario"], item.entry["role"], item.entry["version"]
     if item.host == "opencode":
-        rules = list(OPENCODE_SCENARIOS.get(scenario, ["RBT-1", "OPC-4"]))
-        if era(item) == "O0":  # 1.0.0: summary messages, no compaction pair
-            rules = [r if r != "OPC-4" else "OPC-5" for r in rules]
-        if role == "fork":
-            rules = ["RBT-3", "OPC-9", "OPC-11"]
-        return rules, ["harvested"]
+        return opencode_rules_and_tags(item)
     if expect["outcome"] == "reject" and item.host == "gemini-cli":
         rules, tags = ["RBT-5", "GEM-7", "ERR-14"], ["gemini-unmeasurable", "rejection"]
         if container(item) == "json":  # told from VS Code's .json by its members
@@ -188,6 +183,32 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
         else:
             tags = [kind, "codex-ordinal"] if c5 else [kind]
     return rules, ["harvested", *tags]
+
+
+def opencode_rules_and_tags(item: Harvested) -> tuple[list[str], list[str]]:
+    """An opencode store's case: the scenario's rules, and tags for the store's kind, its
+    records and its sessions (spec/tags.toml); each tag's own rules are cited too."""
+    scenario, role = item.entry["scenario"], item.entry["role"]
+    rules = list(OPENCODE_SCENARIOS.get(scenario, ["RBT-1", "OPC-4"]))
+    tags = ["opencode-storage" if container(item) == "storage" else "opencode-database"]
+    if "opencode.db-wal" in (item.files or {}):  # the pair as opencode left it (OPC-12)
+        tags.append("opencode-wal")
+        rules.append("OPC-12")
+    if era(item) == "O0":  # 1.0.0: summary messages, no compaction pair
+        rules = [r if r != "OPC-4" else "OPC-5" for r in rules]
+        tags.append("opencode-o0-summary")
+    elif int(item.entry["expected"]) > 0 or role == "fork":
+        tags.append("opencode-pair")
+    tags += {
+        "failure": ["opencode-failed-compaction", "opencode-rerun-summary"],
+        "cut-short": ["opencode-cut-short"],
+        "subagent": ["opencode-subagent", "opencode-several-sessions"],
+        "fork": ["opencode-several-sessions"],
+    }.get(scenario, [])
+    if role == "fork":
+        rules = ["RBT-3", "OPC-9", "OPC-11", *(r for r in rules if r in ("OPC-4", "OPC-5"))]
+        tags.append("opencode-fork-copy")
+    return list(dict.fromkeys(rules)), ["harvested", *tags]
 
 
 def version_key(version: str) -> tuple[int, ...]:
