@@ -7,7 +7,8 @@ server's log (not a counter) says how many. Directives, in the text of a user me
 
 - ``report N input tokens``: the replies of this turn report N input tokens (over the host's
   threshold, so the host compacts: before its next turn, or after a tool call mid-turn);
-- ``answer with K shell tool calls``: the turn's first K replies are shell tool calls;
+- ``answer with K shell tool calls``: the turn's first K replies are shell tool calls (``K long
+  shell tool calls``: each prints ``LONG_OUTPUT`` characters);
 - ``spawn a forked subagent``: the turn's first reply calls ``spawn_agent`` with
   ``fork_context: true`` (Codex);
 - ``spawn a task subagent``: the turn's first reply calls opencode's ``task`` tool (a child
@@ -51,7 +52,8 @@ SMALL_USAGE = 1000
 SUMMARY_PREFIX = "HARVEST-SUMMARY"
 
 _USAGE = re.compile(r"report (\d+) input tokens")
-_CALLS = re.compile(r"answer with (\d+) shell tool calls?")
+_CALLS = re.compile(r"answer with (\d+) (long )?shell tool calls?")
+LONG_OUTPUT = 30000  # characters a long call prints: opencode's bash tool keeps up to 30,000
 _PROGRESS = re.compile(SUMMARY_PREFIX + r" [0-9a-f]{12} calls=(\d+)")
 _SPAWN = "spawn a forked subagent"
 # The spawned agent's task: one tool call over the limit, so it compacts once mid-turn itself.
@@ -79,6 +81,8 @@ class Request:
     messages: tuple[Message, ...]
     tools: tuple[str, ...]
     raw_digest: str  # sha256 of the body's canonical JSON: the summary's source
+    # Chat Completions tools' required argument names (opencode's bash wants a description)
+    required: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,20 @@ def _tool_names(tools: Any, namespace: str = "") -> tuple[str, ...]:
     return tuple(names)
 
 
+def _required(tools: Any) -> dict[str, tuple[str, ...]]:
+    """Each Chat Completions function's required argument names, from its JSON schema."""
+    out: dict[str, tuple[str, ...]] = {}
+    for tool in tools if isinstance(tools, list) else []:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            continue
+        schema = function.get("parameters")
+        wanted = schema.get("required") if isinstance(schema, dict) else None
+        if isinstance(wanted, list):
+            out[function["name"]] = tuple(str(item) for item in wanted)
+    return out
+
+
 def _find_tool(request: Request, name: str) -> str | None:
     """``name`` or ``ns/name`` as the request offers it, or None."""
     for offered in request.tools:
@@ -235,6 +253,7 @@ def parse(api: str, body: dict[str, Any], model: str = "") -> Request:
         messages=tuple(messages),
         tools=tools,
         raw_digest=hashlib.sha256(canonical).hexdigest(),
+        required=_required(body.get("tools")) if api == "chat" else {},
     )
 
 
@@ -301,9 +320,12 @@ def wants_cut(request: Request) -> bool:
     return any(m.role == "user" and _CUT in m.text for m in request.messages)
 
 
-def _shell_call(request: Request, step: int) -> tuple[str, dict[str, Any]]:
-    """A harmless shell call in the shape of whichever shell tool the host offers."""
+def _shell_call(request: Request, step: int, long: bool = False) -> tuple[str, dict[str, Any]]:
+    """A harmless shell call in the shape of whichever shell tool the host offers; a long one
+    prints ``LONG_OUTPUT`` characters after its step (old outputs a host may prune)."""
     text = f"echo harvest-step-{step}"
+    if long:
+        text += f"; head -c {LONG_OUTPUT} /dev/zero | tr '\\0' x"
     for name, arguments in (
         ("shell", {"command": ["echo", f"harvest-step-{step}"]}),
         ("shell_command", {"command": text}),
@@ -313,6 +335,8 @@ def _shell_call(request: Request, step: int) -> tuple[str, dict[str, Any]]:
     ):
         found = _find_tool(request, name)
         if found:
+            if "description" in request.required.get(found, ()):  # opencode's bash
+                arguments = {**arguments, "description": f"harvest step {step}"}
             return found, arguments
     return "shell", {"command": ["echo", f"harvest-step-{step}"]}
 
@@ -354,7 +378,8 @@ def decide(request: Request) -> Reply:
     calls_match = _CALLS.search(directive)
     wanted = int(calls_match.group(1)) if calls_match else 0
     if done < wanted:
-        name, arguments = _shell_call(request, done + 1)
+        long = calls_match is not None and calls_match.group(2) is not None
+        name, arguments = _shell_call(request, done + 1, long)
         return Reply(kind="tool", tool=name, arguments=arguments, input_tokens=tokens)
     if wanted:  # the usage pushed each tool call over; the turn's answer reports little
         tokens = SMALL_USAGE

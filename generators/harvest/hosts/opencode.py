@@ -47,7 +47,7 @@ OUTPUT = 4096
 OVER = "report 200000 input tokens"  # over CONTEXT - OUTPUT whatever the version's formula
 DATA = HOME / ".local" / "share" / "opencode"
 MODEL = {"providerID": "harvest", "modelID": "harvest-model"}
-SCENARIOS = ("auto", "manual", "fork", "subagent", "failure", "cut-short")
+SCENARIOS = ("auto", "manual", "fork", "subagent", "failure", "cut-short", "prune")
 # Summary requests as the server log names them; a cut-short summary still replaced the history.
 COMPACTING = ("summary", "summary-cut")
 
@@ -311,6 +311,13 @@ def _scenario(api: Api, server: ScriptedServer, scenario: str) -> tuple[list[Thr
         turn(own, f"Turn 1. {OVER}; {directive}")
         turn(own, "Turn 2.")
         turn(own, "Turn 3.")
+    elif scenario == "prune":
+        # Nine tool outputs of 30,000 characters in turn 1 (about 67,500 tokens by opencode's
+        # estimate); after two later turns the older ones are pruned (OPC-8): no compaction.
+        turn(own, "Turn 1. answer with 9 long shell tool calls")
+        turn(own, "Turn 2.")
+        turn(own, "Turn 3.")
+        turn(own, "Turn 4.")
     elif scenario == "fork":
         turn(own, f"Turn 1. {OVER}")
         turn(own, "Turn 2.")
