@@ -24,9 +24,13 @@ def _list() -> int:
         expect = "reject" if rejected else str(expected_reboots(plan))
         v1 = "" if rejected else f" (1.0: {expected_reboots_v1(plan)})"
         print(f"{table.get(key, '----')}  {key:<44} {scenario.container:<5} {expect:>6}{v1}")
+    from .corpus.hostcases import HostCase
     from .corpus.hostcases import all_cases as host_cases
+    from .corpus.opencodecases import OpencodeCase
+    from .corpus.opencodecases import all_cases as opencode_cases
 
-    for case in host_cases():
+    others: list[HostCase | OpencodeCase] = [*host_cases(), *opencode_cases()]
+    for case in others:
         answer = case.expect.get("reboots", case.expect.get("error"))
         print(f"{case.id}  {case.key:<44} {case.container:<5} {answer!s:>6}")
     return 0

@@ -260,6 +260,7 @@ def main(
         code = resolve(args.session, found, err)
         if code != EXIT_ANSWER:
             return code
+        in_store = found["session"]  # a store of many sessions (opencode) counts that one
     path: str = found.get("file", args.path)
     problem = unusable(path)
     if problem is not None:  # PRO-2: the caller's mistake, not the log's

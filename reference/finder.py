@@ -83,7 +83,7 @@ def _walk_store(base: str, store: Store, result: Scan) -> None:
     """One store under one base; the folders it walks are remembered to break link loops."""
     seen: set[tuple[int, int]] = set()
     folders = [base]
-    for segment in store.folders.split("/"):
+    for segment in filter(None, store.folders.split("/")):
         following: list[str] = []
         for folder in folders:
             if segment == "*":
@@ -93,13 +93,41 @@ def _walk_store(base: str, store: Store, result: Scan) -> None:
         folders = following
     label = f"{store.host} {store.name}"
     for folder in sorted(folders):
-        _walk_folder(folder, result, seen, store.recursive, label, store)
+        if store.within:
+            _walk_within(folder, store, result, label)
+        else:
+            _walk_folder(folder, result, seen, store.recursive, label, store)
+
+
+def _walk_within(folder: str, store: Store, result: Scan, label: str) -> None:
+    """A folder of stores that each hold many sessions (opencode's database and storage
+    folder, OPC-1): every session inside, by its id, with the store as its path."""
+
+    for entry in _entries(folder, result):
+        if store.pattern.fullmatch(entry.name) is not None:
+            _add_store(entry.path, store, result, label)
+
+
+def _add_store(path: str, store: Store, result: Scan, label: str) -> None:
+    """Every session of one store file or folder; a store that cannot be read is a problem."""
+    from .errors import Rejection
+    from .hosts.opencode_read import session_ids  # only here: other hosts' listings stay lean
+
+    try:
+        ids = session_ids(path)
+    except Rejection as rejection:
+        result.problems.append(Problem(path, rejection.code, rejection.reason))
+        return
+    result.found += [Found(store.host, label, ident, path) for ident in ids]
 
 
 def _walk_path(path: str, result: Scan) -> None:
     """`--path`: a host's base folder (any store's layout under it), else a plain folder."""
     if not os.path.isdir(path):
-        if os.path.lexists(path):
+        stores = [s for s in STORES if s.within and s.pattern.fullmatch(os.path.basename(path))]
+        if stores and os.path.lexists(path):  # a store of many sessions named itself
+            _add_store(path, stores[0], result, "path")
+        elif os.path.lexists(path):
             _add_file(os.path.dirname(path) or ".", os.path.basename(path), None, "path", result)
         else:
             result.problems.append(Problem(path, E_READ, "no such file or folder"))
@@ -107,7 +135,7 @@ def _walk_path(path: str, result: Scan) -> None:
     before = len(result.found)
     for store in STORES:
         top = store.folders.split("/")[0]
-        if os.path.isdir(os.path.join(path, top)):
+        if (top and os.path.isdir(os.path.join(path, top))) or not top:
             _walk_store(path, store, result)
     if len(result.found) == before:
         _walk_folder(path, result, set(), True, "path", None)

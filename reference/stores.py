@@ -48,6 +48,7 @@ class Base:
     default: str  # under home, `/`-separated; "{appdata}/{product}" for VS Code
     source: str  # the host's source file that says so
     env_is_home: bool = False  # the variable names a home folder, the base is `default` under it
+    env_under: bool = False  # the base is `default`'s last folder under the variable's folder
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Store:
     recursive: bool  # session files may sit in sub-folders (Codex's YYYY/MM/DD)
     pattern: re.Pattern[str]  # a session file's name; group `id` is the session id
     source: str
+    within: bool = False  # the matching files hold many sessions, listed inside them (opencode)
 
 
 VSCODE_NAME = re.compile(r"(?P<id>[^/\\]+?)\.jsonl?")
@@ -69,6 +71,10 @@ CLAUDE_NAME = re.compile(r"(?P<id>[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-
 # A Gemini CLI chat: `session-<time>-<first 8 hex of the session id>.jsonl` (`.json` up to 0.38).
 GEMINI_NAME = re.compile(r"session-[0-9T:.-]+-(?P<id>[0-9a-fA-F]{8})\.jsonl?")
 PI_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T[0-9-]+Z?_(?P<id>.+?)\.jsonl")
+# An opencode store of many sessions: `opencode.db` (or a release channel's `opencode-<channel>.db`)
+# and the JSON storage folder `storage` of the versions before 1.2 (OPC-1). The sessions are
+# inside: the finder lists them (`within`), their ids are not in a file name.
+OPENCODE_STORE = re.compile(r"(?P<id>opencode(?:-[A-Za-z0-9._-]+)?\.db|storage)")
 
 BASES: tuple[Base, ...] = (
     Base(
@@ -107,6 +113,14 @@ BASES: tuple[Base, ...] = (
         "replaces the home folder) and packages/core/src/config/storage.ts (getGlobalGeminiDir: "
         "<home>/.gemini)",
         env_is_home=True,
+    ),
+    Base(
+        "opencode",
+        "XDG_DATA_HOME",
+        ".local/share/opencode",
+        "sst/opencode packages/opencode/src/global/index.ts (Global.Path.data: xdg-basedir's "
+        "data folder, $XDG_DATA_HOME or ~/.local/share on every platform, then opencode)",
+        env_under=True,
     ),
 )
 
@@ -175,6 +189,17 @@ STORES: tuple[Store, ...] = (
         "google-gemini/gemini-cli packages/core/src/services/chatRecordingService.ts "
         "(tmp/<project>/chats/session-<time>-<id8>.jsonl; a whole-file .json up to 0.38)",
     ),
+    Store(
+        "opencode",
+        "store",
+        "",
+        False,
+        OPENCODE_STORE,
+        "sst/opencode packages/opencode/src/storage/db.ts (<data>/opencode.db; a release "
+        "channel's opencode-<channel>.db from 1.14) and src/storage/storage.ts (<data>/storage/"
+        "session|message|part, before 1.2)",
+        within=True,
+    ),
 )
 
 
@@ -229,6 +254,9 @@ def roots(
         value = env.get(base.env)
         if value and base.env_is_home:  # Gemini CLI: its variable replaces the home folder
             found.append(Root(base.host, _under(_expand(value, home), base.default), base.env))
+        elif value and base.env_under:  # opencode: XDG_DATA_HOME/opencode
+            last = base.default.split("/")[-1]
+            found.append(Root(base.host, os.path.join(_expand(value, home), last), base.env))
         elif value:
             found.append(Root(base.host, _expand(value, home), base.env))
         else:

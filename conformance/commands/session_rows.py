@@ -19,7 +19,7 @@ from ...reference import FAST_FROM_BYTES, count_vscode
 from ...reference.count import count_state
 from ...reference.errors import Notice, Rejection
 from ...reference.finder import Found
-from ...reference.hosts import CODEX, VSCODE, codex, detect, pi
+from ...reference.hosts import CODEX, OPENCODE, VSCODE, codex, detect, pi
 from ...reference.jsonvalues import iter_values
 from ...reference.replay import load_path, open_regular
 
@@ -50,7 +50,7 @@ def count_row(item: Found) -> Row:
         "store": item.store,
     }
     try:
-        _fill(row, item.path)
+        _fill(row, item.path, item.id)
     except Rejection as rejection:  # ERR-10: the code, and where
         _warn(row, rejection.code, f"line {rejection.line}: {rejection.reason}")
     except FileNotFoundError:  # listed, then gone: deleted or moved (archived) meanwhile
@@ -64,10 +64,10 @@ def count_row(item: Found) -> Row:
     return row
 
 
-def _fill(row: Row, path: str) -> None:
+def _fill(row: Row, path: str, session: str) -> None:
     before = _stamp(path, row)
     for _ in range(READS):
-        host, reboots, title, notices = _read(path, before[0])
+        host, reboots, title, notices = _read(path, before[0], session)
         after = _stamp(path, row)
         if after == before:
             break
@@ -88,9 +88,15 @@ def _stamp(path: str, row: Row) -> tuple[int, int]:
     return info.st_size, info.st_mtime_ns
 
 
-def _read(path: str, size: int) -> tuple[str, int, str, list[Notice]]:
-    """(host, reboots, title, warnings) of one file, by the reference's readers."""
+def _read(path: str, size: int, session: str) -> tuple[str, int, str, list[Notice]]:
+    """(host, reboots, title, warnings) of one file, by the reference's readers; an opencode
+    store is counted for the session `session` of it (OPC-11)."""
     host = detect(path)
+    if host == OPENCODE:
+        from ...reference.hosts.opencode import count_opencode
+
+        result = count_opencode(path, session)
+        return host, result.reboots, "", result.notices
     if host == VSCODE:
         if size >= FAST_FROM_BYTES:  # the fast path answers; its title is not read
             fast = count_vscode(path)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from . import casefile, hostcases, ids
+from . import casefile, hostcases, ids, opencodecases
 from .cases import all_cases, missing_ids
 
 
@@ -38,12 +38,12 @@ class Case(Protocol):
 
 def every_missing_id() -> list[str]:
     """The (scenario, era) keys of VS Code and of the other hosts that have no ID yet."""
-    return missing_ids() + hostcases.missing_ids()
+    return missing_ids() + hostcases.missing_ids() + opencodecases.missing_ids()
 
 
 def every_case(only: str | None) -> list[Case]:
-    """The VS Code cases first (their bytes never change), then the Codex and pi cases."""
-    return [*all_cases(only), *hostcases.all_cases(only)]
+    """The VS Code cases first (their bytes never change), then the other hosts' cases."""
+    return [*all_cases(only), *hostcases.all_cases(only), *opencodecases.all_cases(only)]
 
 
 GITATTRIBUTES = (

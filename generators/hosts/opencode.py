@@ -213,14 +213,19 @@ class Steps:
         return row
 
     def user(self, text: str, synthetic: bool = False) -> Row:
+        """A user message; opencode adds its turn's `summary` object (a title and the diffs of
+        the turn: never a compaction, OPC-8)."""
         self.w.tick(30)
         data: dict[str, Any] = {"role": "user", "time": {"created": self.w.now()}}
         if self.era != "O0":
             data.update(agent="build", model=dict(MODEL))
+        data["summary"] = {"title": words(self.w.rng, 4), "diffs": []}
         row = self.message(data)
         body: dict[str, Any] = {"type": "text", "text": text}
         if synthetic:
             body["synthetic"] = True
+            if self.era == "O3":
+                body["metadata"] = {"compaction_continue": True}
         self.part(row, body)
         self.last_user = row.id
         return row
@@ -245,9 +250,9 @@ class Steps:
     def finish(self, row: Row, reason: str | None = "stop", error: Any = None) -> None:
         """The message's last write: tokens, `time.completed`, and `finish` or `error`."""
         self.w.tick(25)
-        row.data["tokens"] = {
-            "input": 90_000, "output": 400, "reasoning": 0, "cache": {"read": 0, "write": 0},
-        }  # fmt: skip
+        tokens: dict[str, Any] = {"total": 90_400} if self.era == "O3" else {}
+        tokens.update(input=90_000, output=400, reasoning=0, cache={"read": 0, "write": 0})
+        row.data["tokens"] = tokens
         row.data["time"]["completed"] = self.w.now()
         if error is not None:
             row.data["error"] = error
@@ -267,8 +272,7 @@ class Steps:
 
     def answer(self, parent: str, tools: int) -> None:
         reply = self.assistant(parent)
-        if self.era != "O0":
-            self.part(reply, {"type": "step-start"})
+        self.part(reply, {"type": "step-start"})
         for _ in range(tools):
             call = "call_" + "".join(self.w.rng.choice(BASE62) for _ in range(24))
             start_ms = self.w.tick(5)
@@ -283,9 +287,8 @@ class Steps:
             tool = {"type": "tool", "callID": call, "tool": "bash", "state": state}
             self.tool_parts.append(self.part(reply, tool))
         self.part(reply, {"type": "text", "text": words(self.w.rng, 14)})
-        if self.era != "O0":
-            self.part(reply, {"type": "step-finish", "reason": "stop", "cost": 0})
-        self.finish(reply, None if self.era == "O0" else "stop")
+        self.part(reply, {"type": "step-finish", "reason": "stop", "cost": 0})
+        self.finish(reply, None if self.era == "O0" else "stop")  # 1.0.0 set no `finish`
 
     def compact(self, step: OcCompact) -> None:
         self.w.clock.wait(15)

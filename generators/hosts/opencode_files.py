@@ -15,7 +15,7 @@ from typing import Any
 
 from .opencode import PROJECT, Row, Writer, Written, play, selected
 from .opencode_plan import OcStore
-from .opencode_schema import OTHER_SCHEMA, Write, database, last_commit_size, schema
+from .opencode_schema import Write, database, last_commit_size, schema
 
 PAGE = 4096
 
@@ -34,9 +34,6 @@ def render(store: OcStore) -> StoreFiles:
     """The plan's store as files (`input` names the database file or the storage folder)."""
     writer = play(store)
     session = None if store.selected is None and not store.ask_missing else selected(writer)
-    if store.damage == "other-sqlite":
-        files = database(OTHER_SCHEMA, [_note])
-        return StoreFiles(files, "opencode.db", session, writer)
     if store.era in ("O0", "O1"):
         files = storage_files(writer)
         if store.damage == "torn-json":
@@ -62,11 +59,6 @@ def render(store: OcStore) -> StoreFiles:
 
 
 # -- the database ---------------------------------------------------------------------------
-
-
-def _note(connection: sqlite3.Connection) -> None:
-    """A row of a database that is not opencode's (OPC-1)."""
-    connection.execute("INSERT INTO notes VALUES (1, 'a note')")
 
 
 def sqlite_writes(writer: Writer) -> list[tuple[Write, Row | None]]:

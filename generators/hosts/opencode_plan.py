@@ -15,9 +15,7 @@ from typing import Literal
 
 Era = Literal["O0", "O1", "O2", "O3"]
 Outcome = Literal["done", "failed", "aborted", "aborted-empty", "cut-short"]
-Damage = Literal[
-    "none", "truncated", "not-a-database", "torn-json", "wal-only", "wal-torn", "other-sqlite"
-]
+Damage = Literal["none", "truncated", "not-a-database", "torn-json", "wal-only", "wal-torn"]
 
 
 @dataclass(frozen=True)
@@ -83,7 +81,7 @@ class OcStore:
     `child`: the child session of the selected session's first task instead), a session id
     that is in no store (`ask_missing`), and the damage done afterwards."""
 
-    era: Era
+    era: str  # an Era
     sessions: tuple[OcSession, ...]
     selected: int | None = 0
     ask_missing: bool = False
@@ -134,8 +132,6 @@ def expected_rejection(store: OcStore) -> str | None:
     """The error code the store's content calls for, if any (OPC-11, OPC-12)."""
     if store.damage in ("truncated", "not-a-database", "torn-json"):
         return "E-READ"
-    if store.damage == "other-sqlite":
-        return "E-HOST"
     if store.ask_missing or (store.selected is None and len(store.sessions) != 1):
         return "E-SESSION"
     return None

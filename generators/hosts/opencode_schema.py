@@ -92,8 +92,6 @@ ALTER TABLE `session` ADD `tokens_cache_write` integer DEFAULT 0 NOT NULL;
 ALTER TABLE `session` ADD `metadata` text;
 """
 
-OTHER_SCHEMA = "CREATE TABLE notes (id integer PRIMARY KEY, body text NOT NULL);"
-
 PINNED_VERSION = 3_046_000  # the "SQLite version number" the header says last wrote the file
 WAL_SALTS = (0x52424F4F, 0x54535043)  # fixed salts ("RBOO", "TSPC") instead of random ones
 

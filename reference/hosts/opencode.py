@@ -10,7 +10,7 @@
 A pair is found by a join, not by one record: a user message holding a `compaction` part, and
 an assistant child (`parentID`) whose `summary` is set, that `finish`ed and has no `error` —
 the test opencode itself applies when it cuts the model's history at a summary. Member values
-are judged as opencode's JavaScript judges them (`_truthy`), so a hostile value of another type
+are judged as opencode's JavaScript judges them (`js_truthy`), so a hostile value of another type
 gets the answer opencode's own loader would give it (OPC-12).
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from ..answer import RecordCount
+from ..count import js_truthy
 from .opencode_read import Message, Session, read_session
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
@@ -46,7 +47,7 @@ def count_session(session: Session) -> RecordCount:
     count.era = _era(session, messages, pairs)
     counted: set[str] = set()
     for message in messages:
-        if message.role != "assistant" or not _truthy(message.summary):
+        if message.role != "assistant" or not js_truthy(message.summary):
             continue
         if pairs:
             parent = by_id.get(message.parent) if message.parent is not None else None
@@ -54,8 +55,8 @@ def count_session(session: Session) -> RecordCount:
                 parent is not None
                 and parent.role == "user"
                 and parent.compaction is not None  # OPC-4: the user half of the pair
-                and _truthy(message.finish)  # OPC-6, OPC-7: finished, also cut short
-                and not _truthy(message.error)  # OPC-6: failed or aborted
+                and js_truthy(message.finish)  # OPC-6, OPC-7: finished, also cut short
+                and not js_truthy(message.error)  # OPC-6: failed or aborted
             )
             key = parent.id if parent is not None else message.id
         else:
@@ -78,7 +79,7 @@ def count_session(session: Session) -> RecordCount:
 def _o0_completed(message: Message) -> bool:
     """OPC-5: opencode 1.0.0 called a summary done when it had no error, or when the user
     stopped it after some text had arrived."""
-    if not _truthy(message.error):
+    if not js_truthy(message.error):
         return True
     error = message.error
     name = error.get("name") if isinstance(error, dict) else None
@@ -97,7 +98,7 @@ def _era(session: Session, messages: list[Message], pairs: bool) -> str | None:
     if not session.database:
         if pairs:
             return "O1"
-        if any(m.role == "assistant" and _truthy(m.summary) for m in messages):
+        if any(m.role == "assistant" and js_truthy(m.summary) for m in messages):
             return "O0"
         return None
     if any(m.compaction is not None and m.compaction.marks_tail for m in messages):
@@ -110,7 +111,8 @@ def _event(message: Message, user: Message | None, position: int) -> dict[str, A
     event: dict[str, Any] = {"line": position, "message": message.id}
     part = user.compaction if user is not None else None
     if part is not None:
-        event["trigger"] = "auto" if part.auto else "manual"
+        if part.trigger is not None:
+            event["trigger"] = part.trigger
         if part.overflow:
             event["overflow"] = True
     if message.finish == "unknown":
@@ -133,8 +135,3 @@ def _at_least(version: str | None, wanted: tuple[int, int]) -> bool:
             return False
         numbers.append(int(piece))
     return tuple(numbers) >= wanted
-
-
-def _truthy(value: Any) -> bool:
-    """JavaScript's truthiness for a JSON value: every array and object is true."""
-    return isinstance(value, (list, dict)) or bool(value)

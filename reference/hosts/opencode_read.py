@@ -28,8 +28,10 @@ from ..plain import Plain
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from typing import Any
+    from collections.abc import Callable, Iterator
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # OPC-1, HST-2: the first 16 bytes of a database
 TABLES = ("session", "message", "part")
@@ -39,10 +41,11 @@ SIDE_FILES = ("-wal", "-journal")  # copied with the database: committed content
 class Compaction(Plain):
     """A user message's `compaction` part (OPC-4): how the compaction began."""
 
-    _fields = ("auto", "overflow", "marks_tail")
+    _fields = ("trigger", "overflow", "marks_tail")
 
     def __init__(self, data: dict[str, Any]) -> None:
-        self.auto = data.get("auto") is True
+        auto = data.get("auto")  # 1.0.98 wrote none: the trigger is then unknown
+        self.trigger = {True: "auto", False: "manual"}.get(auto) if isinstance(auto, bool) else None
         self.overflow = data.get("overflow") is True
         self.marks_tail = "overflow" in data or "tail_start_id" in data  # OPC-2: O3
 
@@ -106,6 +109,24 @@ def is_storage(path: str) -> bool:
 
 def read_database(path: str, session: str | None) -> Session:
     """Copy the database (with its WAL) to a private folder and read the session there."""
+    return _with_copy(path, lambda connection: _read_tables(connection, session))
+
+
+def session_ids(path: str) -> list[str]:
+    """OPC-3: the ids of every session of a store (a database or a storage folder), for the
+    lookup of a session by its id (reference/finder.py)."""
+    if os.path.isdir(path):
+        return sorted(dict(_session_files(path))) if is_storage(path) else []
+
+    def ids(connection: sqlite3.Connection) -> list[str]:
+        _check_tables(connection)
+        return sorted(str(row[0]) for row in connection.execute("SELECT id FROM session"))
+
+    return _with_copy(path, ids)
+
+
+def _with_copy(path: str, read: Callable[[sqlite3.Connection], T]) -> T:
+    """OPC-12: `read` a private copy of the database and its `-wal` (and `-journal`)."""
     with tempfile.TemporaryDirectory(prefix="rebootspec-opencode-") as folder:
         copy = os.path.join(folder, "opencode.db")
         _copy(path, copy)
@@ -114,14 +135,19 @@ def read_database(path: str, session: str | None) -> Session:
                 _copy(path + suffix, copy + suffix)
         try:
             connection = sqlite3.connect(copy, isolation_level=None)
+            connection.text_factory = _text  # bytes that are not UTF-8 become U+FFFD
         except sqlite3.Error as error:
             raise Rejection(0, E_READ, f"not a readable SQLite database ({error})") from None
         try:
-            return _read_tables(connection, session)
+            return read(connection)
         except sqlite3.Error as error:
             raise Rejection(0, E_READ, f"not a readable SQLite database ({error})") from None
         finally:
             connection.close()
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
 
 
 def _copy(source: str, target: str) -> None:
@@ -131,10 +157,15 @@ def _copy(source: str, target: str) -> None:
         raise Rejection(0, E_READ, f"cannot read {source} ({error.strerror})") from None
 
 
-def _read_tables(connection: sqlite3.Connection, session: str | None) -> Session:
+def _check_tables(connection: sqlite3.Connection) -> None:
+    """OPC-1: a database without opencode's tables is of no known host (HST-4)."""
     names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     if not set(TABLES) <= names:
         raise Rejection(0, E_HOST, "a SQLite database without opencode's session tables")
+
+
+def _read_tables(connection: sqlite3.Connection, session: str | None) -> Session:
+    _check_tables(connection)
     chosen = _choose(session, [row[0] for row in connection.execute("SELECT id FROM session")])
     row = connection.execute(
         "SELECT time_created, version FROM session WHERE id = ?", (chosen,)
@@ -244,7 +275,22 @@ def _json(data: Any, where: str) -> Any:
     except orjson.JSONDecodeError as error:
         if "depth limit" in str(error):  # orjson's own bound is JSV-4's
             raise Rejection(0, E_LIMIT, f"{where}: nested deeper than 1024 levels") from None
-        raise Rejection(0, E_READ, f"{where}: not JSON ({error})") from None
+        reason = str(error)
+    return _as_javascript(data.decode("utf-8", "replace"), where, reason)
+
+
+def _as_javascript(text: str, where: str, reason: str) -> Any:
+    """What orjson refuses and JavaScript's JSON.parse reads (a lone surrogate, a number too
+    big for a double), read as JSON.parse reads it (reference/jsonvalues.py); else E-READ."""
+    from ..jsonvalues import _decode_one, _skip_space
+
+    try:
+        value, end = _decode_one(text, _skip_space(text, 0), 0)
+    except ValueError:
+        raise Rejection(0, E_READ, f"{where}: not JSON ({reason})") from None
+    if _skip_space(text, end) != len(text):
+        raise Rejection(0, E_READ, f"{where}: not JSON (text after the value)")
+    return value
 
 
 def _object(value: Any) -> dict[str, Any]:

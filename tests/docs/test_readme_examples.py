@@ -17,6 +17,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 SESSION = ROOT / "fixtures" / "3TJU" / "session.jsonl"  # two reboots
 SMALL_CORPUS = ("2BL5", "DFZD", "233D", "23NP", "272F")
+# The README's opencode example: a generated opencode database (two reboots) and its session.
+OPENCODE = ROOT / "fixtures" / "92HM"
+OPENCODE_SESSION = tomllib.loads((OPENCODE / "case.toml").read_text("utf-8"))["session"]
 
 # What could point `rebootspec sessions` at the machine's real stores (spec/STORES.md).
 STORE_VARIABLES = (
@@ -55,6 +59,7 @@ SUBSTITUTIONS = {
     "~/.codex/sessions/2026/02/23/rollout-2026-02-23T12-54-34-<id>.jsonl": "sessions/rollout.jsonl",
     "~/.pi/agent/sessions/--home-me-project--/<time>_<id>.jsonl": "sessions/pi.jsonl",
     "~/.claude/projects/-home-me-project/<session id>.jsonl": "sessions/claude.jsonl",
+    "~/.local/share/opencode/opencode.db <session id>": f"sessions/opencode.db {OPENCODE_SESSION}",
     "/opt/mytool-1.3/bin/mytool": "./mytool",
     "/opt/mytool-1.4/bin/mytool": "./mytool",
     "--budget 20": "--budget 5 --examples 10",
@@ -92,6 +97,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     )
     shutil.copyfile(codex / "session.jsonl", home / "sessions" / "rollout.jsonl")
     shutil.copyfile(pi / "session.jsonl", home / "sessions" / "pi.jsonl")
+    shutil.copyfile(OPENCODE / "input" / "opencode.db", home / "sessions" / "opencode.db")
     # The reader's VS Code store, so `count --session 1b2c` and `rebootspec sessions` find a
     # session here and never look at the machine's real home (HOME is the sandbox).
     store = home / ".config" / "Code" / "User" / "workspaceStorage" / "0a1b" / "chatSessions"
@@ -142,7 +148,7 @@ def test_readme_block_runs(index: int, sandbox: tuple[Path, dict[str, str]]) -> 
     # `python -m reference` is the checkout's own command: it runs from the checkout.
     cwd = ROOT if any(line.startswith("python -m reference") for line in script) else home
     if cwd == ROOT:
-        script = [line.replace("sessions/1b2c.jsonl", str(home / "sessions/1b2c.jsonl"))
+        script = [line.replace(" sessions/", f" {home}/sessions/")
                   for line in script]  # fmt: skip
     done = subprocess.run(
         ["bash", "-c", "\n".join(["set -u", *script])],

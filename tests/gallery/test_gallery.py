@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.gallery.wrong_counters import GALLERY, answer
+from tests.gallery.wrong_counters import GALLERY, CaseInput, answer, session_of
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW = re.compile(r"^\| `([a-z0-9-]+)` \|.*\|([^|]*)\|\s*$", re.M)
@@ -54,8 +54,13 @@ def corpus() -> list[tuple[str, str, tuple[str, Any], frozenset[str]]]:
             if expect["outcome"] == "count"
             else ("reject", expect["error"])
         )
-        session = meta.parent / f"session.{case['container']}"
-        cases.append((case["id"], str(session), wanted, frozenset(case["tags"])))
+        if "input" in case:  # a folder container: the input under input/, and its session
+            path = str(meta.parent / "input" / case["input"])
+        else:
+            path = str(meta.parent / f"session.{case['container']}")
+        cases.append(
+            (case["id"], CaseInput.of(path, case.get("session")), wanted, frozenset(case["tags"]))
+        )
     return cases
 
 
@@ -135,6 +140,6 @@ def test_the_reference_itself_passes_every_case() -> None:
     wrong = [
         case_id
         for case_id, path, wanted, _ in corpus()
-        if answer(lambda p: count_path(p).reboots, path) != wanted
+        if answer(lambda p: count_path(p, session=session_of(p)).reboots, path) != wanted
     ]
     assert wrong == []

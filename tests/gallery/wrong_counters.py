@@ -17,9 +17,13 @@ Three kinds of mistakes:
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
+import shutil
+import sqlite3
+import tempfile
 from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
 
@@ -40,12 +44,41 @@ from rebootspec.reference.count import (
     stored_events,
 )
 from rebootspec.reference.eras import vocabulary
-from rebootspec.reference.errors import E_HOST, E_JSON, E_STATE, E_UNMEASURABLE, Notice, Rejection
-from rebootspec.reference.hosts import CODEX, PI, codex, detect, pi
+from rebootspec.reference.errors import (
+    E_HOST,
+    E_JSON,
+    E_READ,
+    E_STATE,
+    E_UNMEASURABLE,
+    Notice,
+    Rejection,
+)
+from rebootspec.reference.hosts import CODEX, OPENCODE, PI, codex, detect, pi
+from rebootspec.reference.hosts.opencode import count_session
+from rebootspec.reference.hosts.opencode_read import Session, read_session
 from rebootspec.reference.jsonvalues import W_SKIPPED, iter_values
 from rebootspec.reference.replay import BOM, _Replayer, load_path, parse_json
 
 Counter = Callable[[str], int]
+
+
+class CaseInput(str):
+    """A case's input path that also carries the session the case asks about (`{session}`,
+    PRO-1): an opencode store names one; every other input is one session and carries None."""
+
+    session: str | None = None
+
+    @classmethod
+    def of(cls, path: str, session: str | None) -> CaseInput:
+        made = cls(path)
+        made.session = session
+        return made
+
+
+def session_of(path: str) -> str | None:
+    return getattr(path, "session", None)
+
+
 VOCAB = vocabulary()
 ENGLISH = frozenset(
     text for era in VOCAB.eras for text in era["completed"]
@@ -356,7 +389,7 @@ def host_mistake(
     def count(path: str) -> int:
         host = detect(path)
         if host not in (CODEX, PI):
-            return count_path(path, readable=True).reboots
+            return count_path(path, readable=True, session=session_of(path)).reboots
         records = rewrite(host, read(path))
         reader = codex.count_records if host == CODEX else pi.count_records
         return result(reader(records))
@@ -475,7 +508,7 @@ def _same_summary_once(host: str, records: Records) -> Records:
 def _unmeasurable_as_zero(path: str) -> int:
     """RBT-5 bent: a C0 rollout, which recorded no compaction, counts 0."""
     try:
-        return count_path(path, readable=True).reboots
+        return count_path(path, readable=True, session=session_of(path)).reboots
     except Rejection as rejection:
         if rejection.code == E_UNMEASURABLE:
             return 0
@@ -484,7 +517,7 @@ def _unmeasurable_as_zero(path: str) -> int:
 
 def _nothing_is_unmeasurable(path: str) -> int:
     """RBT-5 bent the other way: a Codex rollout holding no `compacted` record is unmeasurable."""
-    result = count_path(path, readable=True)
+    result = count_path(path, readable=True, session=session_of(path))
     if isinstance(result, RecordCount) and result.host == CODEX and not result.inherited:
         if result.reboots:
             return result.reboots
@@ -495,7 +528,7 @@ def _nothing_is_unmeasurable(path: str) -> int:
 def _follows_history_base(path: str) -> int:
     """CDX-5 (1) bent: a fork's `history_base` is followed to the parent's rollout beside it,
     whose compactions are added; a parent that is not there is an I/O error (a crash)."""
-    result = count_path(path, readable=True)
+    result = count_path(path, readable=True, session=session_of(path))
     if not isinstance(result, RecordCount) or result.host != CODEX:
         return result.reboots
     with open(path, "rb") as stream:
@@ -513,7 +546,7 @@ def _follows_history_base(path: str) -> int:
 def _vscode_rules_for_unknown(path: str) -> int:
     """HST-4 bent (spec 2.0's reader): a file of no known host is read by VS Code's rules."""
     try:
-        return count_path(path, readable=True).reboots
+        return count_path(path, readable=True, session=session_of(path)).reboots
     except Rejection as rejection:
         if rejection.code == E_HOST:
             return count_vscode(path, readable=True).reboots
@@ -523,7 +556,7 @@ def _vscode_rules_for_unknown(path: str) -> int:
 def _zero_for_unknown(path: str) -> int:
     """HST-4 bent: a file of no known host has no compaction, so 0."""
     try:
-        return count_path(path, readable=True).reboots
+        return count_path(path, readable=True, session=session_of(path)).reboots
     except Rejection as rejection:
         if rejection.code == E_HOST:
             return 0
@@ -537,6 +570,144 @@ def _greps_compact(path: str) -> int:
     """`grep -c compact`: the lines that mention compaction, on a file of any host."""
     with open(path, "rb") as stream:
         return sum(1 for raw in stream if GREP.search(raw))
+
+
+# opencode mistakes (spec 3.0 part two) ----------------------------------------------------
+
+
+def opencode_mistake(bend: Callable[[Session], Session | int]) -> Counter:
+    """The reference on an opencode session with one rule bent: `bend` changes the session the
+    reader read before the reference counts it, or answers a count itself."""
+
+    def count(path: str) -> int:
+        if detect(path) != OPENCODE:
+            return count_path(path, readable=True, session=session_of(path)).reboots
+        bent = bend(read_session(path, session_of(path)))
+        return bent if isinstance(bent, int) else count_session(bent).reboots
+
+    return count
+
+
+def _every_summary(session: Session) -> int:
+    """OPC-4 bent: every assistant message with `summary` set is a compaction."""
+    return sum(1 for m in session.messages if m.role == "assistant" and js_truthy(m.summary))
+
+
+def _failed_finish(session: Session) -> Session:
+    """OPC-6 bent: a summary counts whether or not it finished, and whatever its error."""
+    for message in session.messages:
+        message.finish = message.finish or "stop"
+        message.error = None
+    return session
+
+
+def _only_stop(session: Session) -> Session:
+    """OPC-7 bent: only a summary that finished with "stop" completed."""
+    for message in session.messages:
+        if message.finish != "stop":
+            message.finish = None
+    return session
+
+
+def _pairs_only(session: Session) -> Session:
+    """OPC-5 bent: 1.0.0's summary messages are never read; only pairs count."""
+    session.database = True
+    return session
+
+
+def _o0_unmeasurable(session: Session) -> Session:
+    """RBT-5, OPC-5 bent: a session without any pair is of an era that recorded nothing."""
+    if not session.database and not any(m.compaction for m in session.messages):
+        raise Rejection(0, E_UNMEASURABLE, "no compaction part")
+    return session
+
+
+def _counts_copies(path: str) -> int:
+    """RBT-3, OPC-9 bent: a fork's copied pairs count (the reference's `inherited` added)."""
+    result = count_path(path, readable=True, session=session_of(path))
+    if isinstance(result, RecordCount) and result.host == OPENCODE:
+        return result.reboots + len(result.inherited)
+    return result.reboots
+
+
+def _opencode_tables(path: str) -> tuple[list[tuple[str, Any, Any]], list[Any]]:
+    """(session id, time_created, parent id) of every session and every part's data, read
+    from a private copy of the database or from the storage files."""
+    if os.path.isdir(path):
+        sessions = []
+        for file in sorted(glob.glob(os.path.join(path, "session", "*", "*.json"))):
+            with open(file, "rb") as stream:
+                info = json.load(stream)
+            sessions.append((info["id"], info["time"]["created"], info.get("parentID")))
+        parts = []
+        for file in sorted(glob.glob(os.path.join(path, "part", "*", "*.json"))):
+            with open(file, "rb") as stream:
+                parts.append(json.load(stream))
+        return sessions, parts
+    with tempfile.TemporaryDirectory() as folder:
+        for suffix in ("", "-wal"):
+            if os.path.exists(path + suffix):
+                shutil.copyfile(path + suffix, os.path.join(folder, "db" + suffix))
+        connection = sqlite3.connect(os.path.join(folder, "db"))
+        try:
+            rows = connection.execute("SELECT id, time_created, parent_id FROM session")
+            sessions = [(str(a), b, c) for a, b, c in rows]
+            parts = [json.loads(d) for (d,) in connection.execute("SELECT data FROM part")]
+        finally:
+            connection.close()
+    return sessions, parts
+
+
+def _counts_prune(path: str) -> int:
+    """OPC-8 bent: each prune (a moment at which tool outputs were marked compacted) counts."""
+    reboots = count_path(path, readable=True, session=session_of(path)).reboots
+    if detect(path) != OPENCODE:
+        return reboots
+    moments = set()
+    for part in _opencode_tables(path)[1]:
+        state = part.get("state") if isinstance(part, dict) else None
+        time = state.get("time") if isinstance(state, dict) else None
+        if isinstance(time, dict) and time.get("compacted"):
+            moments.add(time["compacted"])
+    return reboots + len(moments)
+
+
+def _counts_children(path: str) -> int:
+    """OPC-10 bent: a session's count adds its task tool's child sessions' counts."""
+    session = session_of(path)
+    reboots = count_path(path, readable=True, session=session).reboots
+    if detect(path) != OPENCODE:
+        return reboots
+    children = [s for s, _, parent in _opencode_tables(path)[0] if parent == session]
+    return reboots + sum(
+        count_path(path, readable=True, session=child).reboots for child in children
+    )
+
+
+def _newest_session(path: str) -> int:
+    """OPC-11 bent: the named id is not read; the store's newest session is counted."""
+    if detect(path) != OPENCODE:
+        return count_path(path, readable=True, session=session_of(path)).reboots
+    sessions = _opencode_tables(path)[0]
+    newest = max(sessions, key=lambda row: row[1])[0] if sessions else None
+    return count_path(path, readable=True, session=newest).reboots
+
+
+def _ignores_wal(path: str) -> int:
+    """OPC-12 bent: the database is read without its WAL (as `immutable=1` opens it)."""
+    if detect(path) != OPENCODE or os.path.isdir(path):
+        return count_path(path, readable=True, session=session_of(path)).reboots
+    with tempfile.TemporaryDirectory() as folder:
+        copy = os.path.join(folder, "opencode.db")
+        shutil.copyfile(path, copy)
+        return count_path(copy, readable=True, session=session_of(path)).reboots
+
+
+def _databases_only(path: str) -> int:
+    """OPC-1 bent: only the SQLite era is read; a storage folder is a directory (ERR-12)."""
+    if os.path.isdir(path):
+        raise Rejection(0, E_READ, "not a regular file (a directory)")
+    return count_path(path, readable=True, session=session_of(path)).reboots
 
 
 # The gallery: a SPEC.md §10 row name -> its counter ----------------------------------------
@@ -586,6 +757,18 @@ GALLERY: dict[str, Counter] = {
     "vscode-rules-for-any-host": _vscode_rules_for_unknown,
     "zero-for-unknown-host": _zero_for_unknown,
     "greps-compact": _greps_compact,
+    # opencode (spec 3.0 part two)
+    "counts-every-summary": opencode_mistake(_every_summary),
+    "counts-failed-pairs": opencode_mistake(_failed_finish),
+    "requires-finish-stop": opencode_mistake(_only_stop),
+    "pairs-only": opencode_mistake(_pairs_only),
+    "o0-unmeasurable": opencode_mistake(_o0_unmeasurable),
+    "counts-fork-copies": _counts_copies,
+    "counts-prune": _counts_prune,
+    "counts-child-sessions": _counts_children,
+    "newest-session": _newest_session,
+    "ignores-wal": _ignores_wal,
+    "databases-only": _databases_only,
 }
 
 

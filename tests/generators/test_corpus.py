@@ -39,9 +39,13 @@ def load(folder: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("folder", CASES, ids=[p.name for p in CASES])
 def test_the_reference_meets_the_expectation(folder: Path) -> None:
     meta = load(folder)
-    path = folder / f"session.{meta['container']}"
+    if "input" in meta:  # a folder container: the store under input/ and its session
+        path = folder / "input" / meta["input"]
+    else:
+        path = folder / f"session.{meta['container']}"
+    session = [meta["session"]] if "session" in meta else []
     out, err = io.StringIO(), io.StringIO()
-    code = reference_cli(["count", str(path)], out, err)
+    code = reference_cli(["count", str(path), *session], out, err)
     expect = meta["expect"]
     if expect["outcome"] == "count":
         assert code == 0, err.getvalue()

@@ -31,9 +31,13 @@ CASES = sorted(path.parent for path in FIXTURES.glob("*/case.toml"))
 def test_case_answer(folder: Path) -> None:
     case = tomllib.loads((folder / "case.toml").read_text("utf-8"))
     expect = case["expect"]
-    session = folder / f"session.{case['container']}"
+    if "input" in case:  # a folder container: the store under input/ and its session
+        path = folder / "input" / case["input"]
+    else:
+        path = folder / f"session.{case['container']}"
     try:
-        got: tuple[object, ...] = ("count", count_path(session, readable=True).reboots)
+        result = count_path(path, readable=True, session=case.get("session"))
+        got: tuple[object, ...] = ("count", result.reboots)
     except Rejection as rejection:
         got = ("reject", rejection.code, rejection.line)
     if expect["outcome"] == "count":

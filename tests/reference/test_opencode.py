@@ -31,7 +31,7 @@ from rebootspec.reference import count_path
 from rebootspec.reference.answer import RecordCount
 from rebootspec.reference.errors import Rejection
 from rebootspec.reference.hosts import OPENCODE, detect
-from rebootspec.reference.hosts.opencode import _truthy
+from rebootspec.reference.hosts.opencode import js_truthy
 
 PAIRS = [(s, era) for s in SCENARIOS for era in s.eras]
 
@@ -211,6 +211,15 @@ def test_members_are_judged_as_opencode_judges_them(
         (json.dumps(SUMMARY), "{not json", "E-READ"),
         ("{not json", '{"type":"compaction"}', "E-READ"),
         (json.dumps(SUMMARY), "[" * 2000 + "]" * 2000, "E-LIMIT"),
+        # JSON.parse reads a lone surrogate and a number too big for a double; so does this
+        (
+            json.dumps({**SUMMARY, "note": "\\ud800"}).replace("\\\\", "\\"),
+            '{"type":"compaction"}',
+            1,
+        ),
+        (json.dumps(SUMMARY)[:-1] + ',"cost":1e400}', '{"type":"compaction"}', 1),
+        (json.dumps(SUMMARY), '{"type":"compaction"} x', "E-READ"),
+        (json.dumps(SUMMARY), '{"type":"compaction","cost":NaN}', "E-READ"),
     ],
 )
 def test_rows_of_other_types_and_rows_that_do_not_parse(
@@ -219,6 +228,17 @@ def test_rows_of_other_types_and_rows_that_do_not_parse(
     """OPC-12: a row that is JSON but no object is no message or part; one opencode cannot
     parse makes the session unreadable; nesting past 1024 levels is E-LIMIT."""
     assert answer(_database(tmp_path, data, part), "ses_a") == expected
+
+
+def test_text_that_is_not_utf8_is_read_with_replacement_characters(tmp_path: Path) -> None:
+    """OPC-12: bytes that are not UTF-8 in a data column do not make the session unreadable."""
+    path = _database(tmp_path, json.dumps(SUMMARY))
+    connection = sqlite3.connect(path)
+    odd = json.dumps({**SUMMARY, "note": "x"}).encode().replace(b'"x"', b'"\xff\xfe"')
+    connection.execute("UPDATE message SET data = CAST(? AS TEXT) WHERE id = 'msg_2'", (odd,))
+    connection.commit()
+    connection.close()
+    assert answer(path, "ses_a") == 1
 
 
 def test_a_sqlite_database_of_another_program_is_no_host(tmp_path: Path) -> None:
@@ -249,7 +269,7 @@ def test_garbage_after_the_header_and_a_cut_database_are_unreadable(tmp_path: Pa
     ],
 )  # fmt: skip
 def test_javascript_truthiness(value: Any, truth: bool) -> None:
-    assert _truthy(value) is truth
+    assert js_truthy(value) is truth
 
 
 def test_random_member_values_never_crash_the_reader(tmp_path: Path) -> None:
@@ -268,3 +288,31 @@ def test_random_member_values_never_crash_the_reader(tmp_path: Path) -> None:
         path = _database(tmp_path / str(index), json.dumps({**SUMMARY, **members}), part)
         assert answer(path, "ses_a") in (0, 1)
         os.remove(path)
+
+
+HARVESTED = Path(__file__).resolve().parents[2] / "generators" / "harvest" / "harvested"
+
+
+def _harvested() -> list[dict[str, Any]]:
+    """The opencode entries of the harvest manifest (stores the real programs wrote)."""
+    import tomllib
+
+    manifest = HARVESTED / "manifest.toml"
+    if not manifest.exists():
+        return []
+    entries = tomllib.loads(manifest.read_text("utf-8"))["file"]
+    return [e for e in entries if e["host"] == "opencode"]
+
+
+@pytest.mark.parametrize(
+    "entry", _harvested(), ids=[f"{e['file']}/{e['role']}" for e in _harvested()]
+)
+def test_stores_the_real_programs_wrote_count_as_their_scripts_caused(
+    entry: dict[str, Any], tmp_path: Path
+) -> None:
+    """Each harvested session counts what the harvest script caused (its `expected`, from the
+    script's plan and the scripted model's log), on a copy of the store."""
+    import shutil
+
+    shutil.copytree(HARVESTED / entry["file"], tmp_path / "store")
+    assert answer(tmp_path / "store" / entry["input"], entry["session"]) == entry["expected"]

@@ -191,8 +191,8 @@ def test_a_file_that_grows_while_it_is_read_is_counted_with_a_warning(
     path = home.add_codex(CODEX_ID)
     read = session_rows._read
 
-    def growing(name: str, size: int) -> Any:
-        answer = read(name, size)
+    def growing(name: str, size: int, *session: Any) -> Any:
+        answer = read(name, size, *session)
         with open(name, "ab") as handle:  # a live session appends while we read it
             handle.write(b'{"type":"event_msg","payload":{"type":"token_count"}}\n')
         return answer
