@@ -35,7 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from ..server import ScriptedServer
-from .common import HOME, PROJECT, HarvestError, Install, base_env, cache_root, install
+from .common import (
+    HOME,
+    PROJECT,
+    HarvestError,
+    Install,
+    base_env,
+    cache_root,
+    install,
+    version_key,
+)
 from .result import Outcome, Thread
 
 PACKAGE = "opencode-ai"
@@ -101,8 +110,9 @@ def binary(folder: Path) -> Path:
     raise HarvestError(f"no opencode binary for this platform under {folder}")
 
 
-def write_config(base_url: str) -> None:
-    """The global ``opencode.json``: the scripted provider, its model and small limits."""
+def write_config(base_url: str, prune: bool = False) -> None:
+    """The global ``opencode.json``: the scripted provider, its model and small limits; with
+    ``prune``, tool-output pruning switched on (off by default from 1.14, on before)."""
     folder = HOME / ".config" / "opencode"
     folder.mkdir(parents=True, exist_ok=True)
     provider = {
@@ -124,6 +134,8 @@ def write_config(base_url: str) -> None:
         "autoupdate": False,
         "share": "disabled",
     }
+    if prune:  # 1.14+ prunes only when asked (`compaction.prune`); 1.2 unless told not to
+        config["compaction"] = {"prune": True}
     (folder / "opencode.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
 
 
@@ -396,7 +408,7 @@ def drive(
     if not supports(version, scenario):
         raise HarvestError(f"opencode {version} cannot do the {scenario} scenario")
     program = binary(install.folder)
-    write_config(server.base_url)
+    write_config(server.base_url, prune=scenario == "prune" and version_key(version) >= (1, 14))
     seed_cache(program)
     PROJECT.mkdir(parents=True, exist_ok=True)
     api = Api(program, logs / "opencode-serve.stderr")
