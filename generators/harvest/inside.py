@@ -72,7 +72,9 @@ def main(argv: list[str]) -> int:
                 }
             )
         written = sorted(
-            p for p in HOME.rglob("*") if p.is_file() and not {"tmp", "skills"} & set(p.parts)
+            p
+            for p in HOME.rglob("*")
+            if p.is_file() and not {"tmp", "skills", "node_modules"} & set(p.parts)
         )
         result.update(
             home_files=[f"{p.relative_to(HOME)} {p.stat().st_size}" for p in written],
