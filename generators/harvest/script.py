@@ -326,13 +326,14 @@ def _shell_call(request: Request, step: int, long: bool = False) -> tuple[str, d
     text = f"echo harvest-step-{step}"
     if long:
         text += f"; head -c {LONG_OUTPUT} /dev/zero | tr '\\0' x"
-    for name, arguments in (
+    shapes: tuple[tuple[str, dict[str, Any]], ...] = (
         ("shell", {"command": ["echo", f"harvest-step-{step}"]}),
         ("shell_command", {"command": text}),
         ("exec_command", {"cmd": text}),
         ("bash", {"command": text}),
         ("run_shell_command", {"command": text}),  # Gemini CLI
-    ):
+    )
+    for name, arguments in shapes:
         found = _find_tool(request, name)
         if found:
             if "description" in request.required.get(found, ()):  # opencode's bash

@@ -256,3 +256,19 @@ def test_the_input_folder_holds_exactly_the_store(tmp_path: Path) -> None:
     files = {"storage/session/global/ses_a.json": b"{}", "storage/message/ses_a/m.json": b"{}"}
     corpus.write_input(inputs, files)
     assert corpus.folder_files(inputs) == files
+
+
+def test_a_shell_call_fills_what_the_tool_requires_and_long_calls_print_a_lot() -> None:
+    schema = {"type": "object", "required": ["command", "description"]}
+    tools = [{"type": "function", "function": {"name": "bash", "parameters": schema}}]
+    body = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "answer with 2 long shell tool calls"}],
+        "tools": tools,
+    }
+    reply = script.decide(script.parse("chat", body))
+    # opencode refuses a bash call without a description; pi's bash has no such argument.
+    assert reply.arguments["description"] == "harvest step 1"
+    assert f"head -c {script.LONG_OUTPUT}" in reply.arguments["command"]
+    plain = _chat(("user", "answer with 1 shell tool calls"), tools=("bash",))
+    assert script.decide(plain).arguments == {"command": "echo harvest-step-1"}
