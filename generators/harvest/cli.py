@@ -56,7 +56,22 @@ def compaction_records(path: Path) -> int:
             continue
         if isinstance(value, dict) and value.get("type") in ("compaction", "compacted"):
             count += 1
+        elif isinstance(value, dict) and _holds_snapshot(value.get("$set")):
+            count += 1  # Gemini CLI: a history replacement that holds a snapshot (GEM-3)
     return count
+
+
+def _holds_snapshot(update: object) -> bool:
+    """A Gemini CLI ``$set`` whose ``messages`` mention ``<state_snapshot>`` anywhere."""
+    if not isinstance(update, dict) or not isinstance(update.get("messages"), list):
+        return False
+    return "<state_snapshot>" in json.dumps(update["messages"])
+
+
+def expected_answer(caused: int, recorded: int) -> str:
+    """The row's expectation: the compactions caused, or ``reject:E-UNMEASURABLE`` when the
+    host caused some and its file records none (RBT-5; the rule harvest-cases applies)."""
+    return "reject:E-UNMEASURABLE" if caused > 0 and recorded == 0 else str(caused)
 
 
 def _host_differs(
@@ -135,18 +150,24 @@ def _rows(result: RunResult, reference: ReferenceCount) -> list[Row]:
     if leaks:
         note = f"LEAK {leaks[0].what} in {leaks[0].path.name}:{leaks[0].line}; " + note
     for thread in data.get("threads", []):
-        if result.host in STORES:  # one store, many sessions: ask about this thread's
-            answer = reference(result.out / thread["file"], str(thread["thread"]))
-        else:
-            answer = reference(result.out / thread["file"])
-        agree = "yes" if answer == str(thread["caused"]) else "no"
         path = result.out / thread["file"]
-        recorded = compaction_records(path) if path.is_file() and result.host not in STORES else 0
+        if result.host in STORES:  # one store, many sessions: ask about this thread's
+            # A store's records are rows, not lines: the caused count is the expectation.
+            answer = reference(path, str(thread["thread"]))
+            recorded, expected = 0, str(thread["caused"])
+        else:
+            answer = reference(path)
+            recorded = compaction_records(path)
+            expected = expected_answer(int(str(thread["caused"])), recorded)
+        agree = "yes" if answer == expected else "no"
+        row_note = note
+        if expected != str(thread["caused"]):
+            row_note = f"no compaction recorded: unmeasurable (RBT-5); {note}".removesuffix("; ")
         if agree == "no" and _host_differs(thread, data, recorded, answer):
             # The host did something else than the scenario meant: it recorded a compaction
             # although every summary request failed. Say so; the file is what it is.
             agree = "host-differs"
-            note = (
+            row_note = (
                 f"the host recorded {recorded} compaction(s) although its summary requests "
                 f"failed; {note}"
             )
@@ -161,7 +182,7 @@ def _rows(result: RunResult, reference: ReferenceCount) -> list[Row]:
                 answer,
                 agree,
                 timing,
-                note,
+                row_note,
             )
         )
     return rows
