@@ -35,6 +35,7 @@ from .opencode_plan import (
     OcOdd,
     OcPrompt,
     OcPrune,
+    OcRevert,
     OcSession,
     OcStep,
     OcStore,
@@ -179,6 +180,7 @@ class Steps:
         self.s = session
         self.era = writer.era
         self.last_user: str | None = None
+        self.prompts: list[str] = []  # the ids of the user's own prompts, in order
         self.rerun = False
         self.tool_parts: list[Row] = []
 
@@ -194,6 +196,8 @@ class Steps:
                 self.task(step)
             elif isinstance(step, OcOdd):
                 self.odd()
+            elif isinstance(step, OcRevert):
+                self.revert(step)
 
     # -- rows --------------------------------------------------------------------------
 
@@ -265,6 +269,7 @@ class Steps:
     def prompt(self, step: OcPrompt) -> None:
         self.w.clock.wait(20)
         user = self.user(words(self.w.rng, 9))
+        self.prompts.append(user.id)
         if self.rerun:  # OPC-6: the failed compaction runs again, parented on this prompt
             self.rerun = False
             self.summary(user.id, "done")
@@ -352,6 +357,11 @@ class Steps:
             resume = "Use the above summary generated from your last session to resume from"
             self.user(resume + " where you left off.", synthetic=True)
             self.answer(self.last_user or "", 0)
+
+    def revert(self, step: OcRevert) -> None:
+        """OPC-13: the session records where it was reverted to; no message is removed yet."""
+        self.w.tick(50)
+        self.s.info["revert"] = {"messageID": self.prompts[-1 - step.back]}
 
     def prune(self) -> None:
         """OPC-8: the older tool outputs are marked compacted; nothing else changes."""

@@ -88,14 +88,16 @@ def _project(writer: Writer) -> Write:
 
 def _session_row(session: Written) -> Write:
     info = session.info
+    revert = _compact(info["revert"]) if "revert" in info else None
 
     def write(connection: sqlite3.Connection) -> None:
         connection.execute(
             "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version,"
-            " time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " revert, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 info["id"], PROJECT, session.parent, info["slug"], info["directory"],
-                info["title"], info["version"], info["time"]["created"], info["time"]["updated"],
+                info["title"], info["version"], revert, info["time"]["created"],
+                info["time"]["updated"],
             ),
         )  # fmt: skip
 

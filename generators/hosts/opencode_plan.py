@@ -47,6 +47,15 @@ class OcPrune:
 
 
 @dataclass(frozen=True)
+class OcRevert:
+    """`/undo` (the session's `revert`): back to the user message `back` prompts ago. The
+    messages after it stay in the store until the next prompt deletes them (OPC-13); a plan
+    ends with the revert still pending, so they are there, and they count (RBT-4)."""
+
+    back: int = 1
+
+
+@dataclass(frozen=True)
 class OcTask:
     """The `task` tool: a child session (`parent_id` set) with its own steps (OPC-10)."""
 
@@ -62,7 +71,7 @@ class OcOdd:
     counted: int = 1
 
 
-OcStep = OcPrompt | OcCompact | OcPrune | OcTask | OcOdd
+OcStep = OcPrompt | OcCompact | OcPrune | OcTask | OcOdd | OcRevert
 
 
 @dataclass(frozen=True)

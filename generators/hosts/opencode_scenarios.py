@@ -17,6 +17,7 @@ from .opencode_plan import (
     OcOdd,
     OcPrompt,
     OcPrune,
+    OcRevert,
     OcSession,
     OcStep,
     OcStore,
@@ -183,6 +184,15 @@ SCENARIOS: tuple[OcScenario, ...] = (
         ("OPC-10", "OPC-11"),
         ("opencode-subagent", "opencode-pair", "opencode-several-sessions"),
         _subagent(True),
+    ),
+    OcScenario(
+        "opencode-revert-pending",
+        ("O1", "O3"),
+        "the user reverted to the prompt before a compaction; until the next prompt deletes"
+        " them, its messages are in the store and count; one reboot",
+        ("OPC-13", "RBT-4"),
+        ("opencode-revert", "opencode-pair"),
+        _one(OcPrompt(1), OcPrompt(1), MANUAL, OcPrompt(1), OcRevert(1), seed=16),
     ),
     OcScenario(
         "opencode-several-sessions",

@@ -585,22 +585,6 @@ def _greps_compact(path: str) -> int:
         return sum(1 for raw in stream if GREP.search(raw))
 
 
-# opencode mistakes (spec 3.0 part two) ----------------------------------------------------
-
-
-def opencode_mistake(bend: Callable[[Session], Session | int]) -> Counter:
-    """The reference on an opencode session with one rule bent: `bend` changes the session the
-    reader read before the reference counts it, or answers a count itself."""
-
-    def count(path: str) -> int:
-        if detect(path) != OPENCODE:
-            return count_path(path, readable=True, session=session_of(path)).reboots
-        bent = bend(read_session(path, session_of(path)))
-        return bent if isinstance(bent, int) else count_session(bent).reboots
-
-    return count
-
-
 # Claude Code and Gemini CLI mistakes (spec 3.0 part two) ---------------------------------
 
 
@@ -614,9 +598,155 @@ def claude_mistake(
 
     def count(path: str) -> int:
         if detect(path) != CLAUDE_CODE:
-            return count_path(path, readable=True).reboots
+            return count_path(path, readable=True, session=session_of(path)).reboots
         records = rewrite(read(path))
         return result(claude_code.count_records(records), records)
+
+    return count
+
+
+def _retyped(match: Callable[[Any], bool]) -> Callable[[Records], Records]:
+    """CLC-3 bent: the records `match` picks are taken for `compact_boundary` records (their
+    `uuid`, if any, kept: each is a compaction of its own)."""
+
+    def rewrite(records: Records) -> Records:
+        return [
+            (line, {**value, "type": "system", "subtype": claude_code.BOUNDARY})
+            if isinstance(value, dict) and match(value)
+            else (line, value)
+            for line, value in records
+        ]
+
+    return rewrite
+
+
+def _is_summary_record(value: dict[str, Any]) -> bool:
+    return value.get("type") == "user" and value.get("isCompactSummary") is True
+
+
+def _is_microcompact(value: dict[str, Any]) -> bool:
+    return value.get("type") == "system" and value.get("subtype") in (
+        claude_code.COMPANION_SUBTYPES
+    )
+
+
+def _is_title_row(value: dict[str, Any]) -> bool:
+    return value.get("type") in claude_code.COMPANION_TYPES
+
+
+def _summarizer_logs(count: RecordCount, records: Records) -> int:
+    """CLC-5 bent: each summarizer (`agentId` `acompact-*`) a file logs is one more compaction."""
+    agents = {
+        value["agentId"]
+        for _, value in records
+        if isinstance(value, dict)
+        and isinstance(value.get("agentId"), str)
+        and value["agentId"].startswith("acompact-")
+    }
+    return count.reboots + len(agents)
+
+
+def _main_thread_everything(records: Records) -> Records:
+    """CLC-5 bent: `isSidechain` is ignored, a subagent's records are the main thread's."""
+    return [
+        (line, {**value, "isSidechain": False})
+        if isinstance(value, dict) and value.get("isSidechain") is True
+        else (line, value)
+        for line, value in records
+    ]
+
+
+def _copies_too(count: RecordCount, records: Records) -> int:
+    """CLC-6 bent: a boundary written again with its uuid is counted again."""
+    return count.reboots + sum(len(event.get("copies", [])) for event in count.events)
+
+
+def _cc0_as_zero(count: RecordCount, records: Records) -> int:
+    """CLC-7 bent: no boundary, no compaction; the CC0 summaries are ignored."""
+    return 0 if count.era == "CC0" else count.reboots
+
+
+def gemini_mistake(result: Callable[[RecordCount, Records], int]) -> Counter:
+    """The reference on Gemini CLI chats with its answer replaced by `result`, which also sees
+    the records; a chat the reference rejects (J0, G0: GEM-7) stays rejected."""
+
+    def count(path: str) -> int:
+        if detect(path) != GEMINI or path.endswith(".json"):
+            return count_path(path, readable=True, session=session_of(path)).reboots
+        records = _by_value(path)
+        return result(gemini.count_records(records), records)
+
+    return count
+
+
+def _histories(records: Records) -> list[list[Any]]:
+    """Every `$set.messages` list of a chat, in file order."""
+    out = []
+    for _, value in records:
+        update = value.get("$set") if isinstance(value, dict) else None
+        if isinstance(update, dict) and isinstance(update.get("messages"), list):
+            out.append(update["messages"])
+    return out
+
+
+def _every_history(count: RecordCount, records: Records) -> int:
+    """GEM-3 bent: every history replacement is a compression."""
+    return len(_histories(records))
+
+
+def _every_snapshot_history(count: RecordCount, records: Records) -> int:
+    """GEM-4 bent: every replacement holding a snapshot counts, shown before or not."""
+    return sum(1 for messages in _histories(records) if gemini.snapshot_key(messages))
+
+
+def _messages_of(kind: str, records: Records) -> list[str]:
+    """The texts of the message records (not `$set`) of one `type`."""
+    return [
+        gemini._text(value.get("content"))
+        for _, value in records
+        if isinstance(value, dict) and value.get("type") == kind and "$set" not in value
+    ]
+
+
+def _info_records_too(count: RecordCount, records: Records) -> int:
+    """GEM-5 bent: the UI's `info` notes of a compression are compressions too."""
+    return count.reboots + len(_messages_of("info", records))
+
+
+def _snapshot_records_too(count: RecordCount, records: Records) -> int:
+    """GEM-5 bent: a message record holding a snapshot is one more compression."""
+    return count.reboots + sum(1 for t in _messages_of("user", records) if gemini.SNAPSHOT in t)
+
+
+def _gemini_unmeasurable_counted(path: str) -> int:
+    """GEM-7 bent: a J0 or G0 chat gets a number, the compressions its `info` notes announce
+    (none for a headless chat) instead of `E-UNMEASURABLE`."""
+    try:
+        return count_path(path, readable=True, session=session_of(path)).reboots
+    except Rejection as rejection:
+        if rejection.code != E_UNMEASURABLE or detect(path) != GEMINI:
+            raise
+    if path.endswith(".json"):
+        with open(path, "rb") as stream:
+            messages = json.load(stream).get("messages", [])
+        records: Records = [(0, m) for m in messages if isinstance(m, dict)]
+    else:
+        records = _by_value(path)
+    return sum(1 for text in _messages_of("info", records) if "compress" in text.lower())
+
+
+# opencode mistakes (spec 3.0 part two) ----------------------------------------------------
+
+
+def opencode_mistake(bend: Callable[[Session], Session | int]) -> Counter:
+    """The reference on an opencode session with one rule bent: `bend` changes the session the
+    reader read before the reference counts it, or answers a count itself."""
+
+    def count(path: str) -> int:
+        if detect(path) != OPENCODE:
+            return count_path(path, readable=True, session=session_of(path)).reboots
+        bent = bend(read_session(path, session_of(path)))
+        return bent if isinstance(bent, int) else count_session(bent).reboots
 
     return count
 
@@ -726,6 +856,38 @@ def _newest_session(path: str) -> int:
     return count_path(path, readable=True, session=newest).reboots
 
 
+def _honours_revert(path: str) -> int:
+    """OPC-13, RBT-4 bent: the messages a pending revert will delete are left out now."""
+    session = session_of(path)
+    if detect(path) != OPENCODE:
+        return count_path(path, readable=True, session=session).reboots
+    revert = _revert_point(path, session)
+    read = read_session(path, session)
+    if revert is not None:
+        read.messages = [m for m in read.messages if m.id < revert]
+    return count_session(read).reboots
+
+
+def _revert_point(path: str, session: str | None) -> str | None:
+    """The message id a session's pending revert goes back to, if any."""
+    if os.path.isdir(path):
+        files = glob.glob(os.path.join(path, "session", "*", f"{session}.json"))
+        with open(files[0], "rb") as stream:
+            revert = json.load(stream).get("revert")
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            shutil.copyfile(path, os.path.join(folder, "db"))
+            connection = sqlite3.connect(os.path.join(folder, "db"))
+            try:
+                row = connection.execute(
+                    "SELECT revert FROM session WHERE id = ?", (session,)
+                ).fetchone()
+            finally:
+                connection.close()
+        revert = json.loads(row[0]) if row and row[0] else None
+    return revert.get("messageID") if isinstance(revert, dict) else None
+
+
 def _ignores_wal(path: str) -> int:
     """OPC-12 bent: the database is read without its WAL (as `immutable=1` opens it)."""
     if detect(path) != OPENCODE or os.path.isdir(path):
@@ -741,136 +903,6 @@ def _databases_only(path: str) -> int:
     if os.path.isdir(path):
         raise Rejection(0, E_READ, "not a regular file (a directory)")
     return count_path(path, readable=True, session=session_of(path)).reboots
-
-
-def _retyped(match: Callable[[Any], bool]) -> Callable[[Records], Records]:
-    """CLC-3 bent: the records `match` picks are taken for `compact_boundary` records (their
-    `uuid`, if any, kept: each is a compaction of its own)."""
-
-    def rewrite(records: Records) -> Records:
-        return [
-            (line, {**value, "type": "system", "subtype": claude_code.BOUNDARY})
-            if isinstance(value, dict) and match(value)
-            else (line, value)
-            for line, value in records
-        ]
-
-    return rewrite
-
-
-def _is_summary_record(value: dict[str, Any]) -> bool:
-    return value.get("type") == "user" and value.get("isCompactSummary") is True
-
-
-def _is_microcompact(value: dict[str, Any]) -> bool:
-    return value.get("type") == "system" and value.get("subtype") in (
-        claude_code.COMPANION_SUBTYPES
-    )
-
-
-def _is_title_row(value: dict[str, Any]) -> bool:
-    return value.get("type") in claude_code.COMPANION_TYPES
-
-
-def _summarizer_logs(count: RecordCount, records: Records) -> int:
-    """CLC-5 bent: each summarizer (`agentId` `acompact-*`) a file logs is one more compaction."""
-    agents = {
-        value["agentId"]
-        for _, value in records
-        if isinstance(value, dict)
-        and isinstance(value.get("agentId"), str)
-        and value["agentId"].startswith("acompact-")
-    }
-    return count.reboots + len(agents)
-
-
-def _main_thread_everything(records: Records) -> Records:
-    """CLC-5 bent: `isSidechain` is ignored, a subagent's records are the main thread's."""
-    return [
-        (line, {**value, "isSidechain": False})
-        if isinstance(value, dict) and value.get("isSidechain") is True
-        else (line, value)
-        for line, value in records
-    ]
-
-
-def _copies_too(count: RecordCount, records: Records) -> int:
-    """CLC-6 bent: a boundary written again with its uuid is counted again."""
-    return count.reboots + sum(len(event.get("copies", [])) for event in count.events)
-
-
-def _cc0_as_zero(count: RecordCount, records: Records) -> int:
-    """CLC-7 bent: no boundary, no compaction; the CC0 summaries are ignored."""
-    return 0 if count.era == "CC0" else count.reboots
-
-
-def gemini_mistake(result: Callable[[RecordCount, Records], int]) -> Counter:
-    """The reference on Gemini CLI chats with its answer replaced by `result`, which also sees
-    the records; a chat the reference rejects (J0, G0: GEM-7) stays rejected."""
-
-    def count(path: str) -> int:
-        if detect(path) != GEMINI or path.endswith(".json"):
-            return count_path(path, readable=True).reboots
-        records = _by_value(path)
-        return result(gemini.count_records(records), records)
-
-    return count
-
-
-def _histories(records: Records) -> list[list[Any]]:
-    """Every `$set.messages` list of a chat, in file order."""
-    out = []
-    for _, value in records:
-        update = value.get("$set") if isinstance(value, dict) else None
-        if isinstance(update, dict) and isinstance(update.get("messages"), list):
-            out.append(update["messages"])
-    return out
-
-
-def _every_history(count: RecordCount, records: Records) -> int:
-    """GEM-3 bent: every history replacement is a compression."""
-    return len(_histories(records))
-
-
-def _every_snapshot_history(count: RecordCount, records: Records) -> int:
-    """GEM-4 bent: every replacement holding a snapshot counts, shown before or not."""
-    return sum(1 for messages in _histories(records) if gemini.snapshot_key(messages))
-
-
-def _messages_of(kind: str, records: Records) -> list[str]:
-    """The texts of the message records (not `$set`) of one `type`."""
-    return [
-        gemini._text(value.get("content"))
-        for _, value in records
-        if isinstance(value, dict) and value.get("type") == kind and "$set" not in value
-    ]
-
-
-def _info_records_too(count: RecordCount, records: Records) -> int:
-    """GEM-5 bent: the UI's `info` notes of a compression are compressions too."""
-    return count.reboots + len(_messages_of("info", records))
-
-
-def _snapshot_records_too(count: RecordCount, records: Records) -> int:
-    """GEM-5 bent: a message record holding a snapshot is one more compression."""
-    return count.reboots + sum(1 for t in _messages_of("user", records) if gemini.SNAPSHOT in t)
-
-
-def _gemini_unmeasurable_counted(path: str) -> int:
-    """GEM-7 bent: a J0 or G0 chat gets a number, the compressions its `info` notes announce
-    (none for a headless chat) instead of `E-UNMEASURABLE`."""
-    try:
-        return count_path(path, readable=True).reboots
-    except Rejection as rejection:
-        if rejection.code != E_UNMEASURABLE or detect(path) != GEMINI:
-            raise
-    if path.endswith(".json"):
-        with open(path, "rb") as stream:
-            messages = json.load(stream).get("messages", [])
-        records: Records = [(0, m) for m in messages if isinstance(m, dict)]
-    else:
-        records = _by_value(path)
-    return sum(1 for text in _messages_of("info", records) if "compress" in text.lower())
 
 
 # The gallery: a SPEC.md §10 row name -> its counter ----------------------------------------
@@ -920,18 +952,6 @@ GALLERY: dict[str, Counter] = {
     "vscode-rules-for-any-host": _vscode_rules_for_unknown,
     "zero-for-unknown-host": _zero_for_unknown,
     "greps-compact": _greps_compact,
-    # opencode (spec 3.0 part two)
-    "counts-every-summary": opencode_mistake(_every_summary),
-    "counts-failed-pairs": opencode_mistake(_failed_finish),
-    "requires-finish-stop": opencode_mistake(_only_stop),
-    "pairs-only": opencode_mistake(_pairs_only),
-    "o0-unmeasurable": opencode_mistake(_o0_unmeasurable),
-    "counts-fork-copies": _counts_copies,
-    "counts-prune": _counts_prune,
-    "counts-child-sessions": _counts_children,
-    "newest-session": _newest_session,
-    "ignores-wal": _ignores_wal,
-    "databases-only": _databases_only,
     # Claude Code and Gemini CLI (spec 3.0 part two)
     "claude-counts-summaries": claude_mistake(rewrite=_retyped(_is_summary_record)),
     "claude-counts-microcompact": claude_mistake(rewrite=_retyped(_is_microcompact)),
@@ -949,6 +969,19 @@ GALLERY: dict[str, Counter] = {
     "gemini-counts-info": gemini_mistake(_info_records_too),
     "gemini-counts-snapshot-records": gemini_mistake(_snapshot_records_too),
     "gemini-unmeasurable-counted": _gemini_unmeasurable_counted,
+    # opencode (spec 3.0 part two)
+    "counts-every-summary": opencode_mistake(_every_summary),
+    "counts-failed-pairs": opencode_mistake(_failed_finish),
+    "requires-finish-stop": opencode_mistake(_only_stop),
+    "pairs-only": opencode_mistake(_pairs_only),
+    "o0-unmeasurable": opencode_mistake(_o0_unmeasurable),
+    "counts-fork-copies": _counts_copies,
+    "counts-prune": _counts_prune,
+    "counts-child-sessions": _counts_children,
+    "newest-session": _newest_session,
+    "ignores-wal": _ignores_wal,
+    "honours-revert": _honours_revert,
+    "databases-only": _databases_only,
 }
 
 
