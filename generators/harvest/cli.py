@@ -23,17 +23,23 @@ from . import sanitize, sweep
 from .hosts.common import HarvestError, latest
 from .run import HOSTS, RunResult, harvest_one
 
-ReferenceCount = Callable[[Path], str]
+ReferenceCount = Callable[..., str]  # (path) or (path, session) -> "N" | "reject:<code>"
 
-# Run in a child process: "N" for a count, "reject:<code>" for a file the spec rejects.
+# Run in a child process: "N" for a count, "reject:<code>" for a file the spec rejects. A second
+# argument names the session inside a store of many (opencode's database or storage folder).
 REFERENCE_SNIPPET = """
 import sys
 from rebootspec.reference import Rejection, count_path
 try:
-    print(count_path(sys.argv[1]).reboots)
+    if len(sys.argv) > 2:
+        print(count_path(sys.argv[1], session=sys.argv[2]).reboots)
+    else:
+        print(count_path(sys.argv[1]).reboots)
 except Rejection as error:
     print("reject:" + error.code)
 """
+# Hosts whose store holds many sessions: the reference is asked about the thread's session.
+STORES = ("opencode",)
 
 
 def compaction_records(path: Path) -> int:
@@ -82,11 +88,12 @@ def _host_differs(
     )
 
 
-def reference_by_process(path: Path) -> str:
-    """The reference's answer for ``path`` (``N`` or ``reject:<code>``), from a child process."""
+def reference_by_process(path: Path, session: str = "") -> str:
+    """The reference's answer for ``path`` (``N`` or ``reject:<code>``), from a child process;
+    ``session`` names the session inside a store of many."""
     try:
         done = subprocess.run(
-            [sys.executable, "-c", REFERENCE_SNIPPET, str(path)],
+            [sys.executable, "-c", REFERENCE_SNIPPET, str(path), *([session] if session else [])],
             capture_output=True,
             text=True,
             timeout=300,
@@ -137,14 +144,21 @@ def _rows(result: RunResult, reference: ReferenceCount) -> list[Row]:
             )
         ]
     rows = []
-    leaks = sanitize.scan([result.out / t["file"] for t in data.get("threads", [])])
+    stores = sorted({result.out / t["file"] for t in data.get("threads", [])})
+    leaks = sanitize.scan(sanitize.files(stores))
     note = "; ".join(data.get("notes") or [])
     if leaks:
         note = f"LEAK {leaks[0].what} in {leaks[0].path.name}:{leaks[0].line}; " + note
     for thread in data.get("threads", []):
-        answer = reference(result.out / thread["file"])
-        recorded = compaction_records(result.out / thread["file"])
-        expected = expected_answer(int(str(thread["caused"])), recorded)
+        path = result.out / thread["file"]
+        if result.host in STORES:  # one store, many sessions: ask about this thread's
+            # A store's records are rows, not lines: the caused count is the expectation.
+            answer = reference(path, str(thread["thread"]))
+            recorded, expected = 0, str(thread["caused"])
+        else:
+            answer = reference(path)
+            recorded = compaction_records(path)
+            expected = expected_answer(int(str(thread["caused"])), recorded)
         agree = "yes" if answer == expected else "no"
         row_note = note
         if expected != str(thread["caused"]):
@@ -206,8 +220,9 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
     disagreement), 2 on a usage error."""
     parser = argparse.ArgumentParser(
         prog="python -m rebootspec.generators harvest",
-        description="Drive real hosts (Codex CLI, pi, Gemini CLI) against a scripted loopback "
-        "model and collect the session files they write. Needs npm, unshare and the npm registry.",
+        description="Drive real hosts (Codex CLI, pi, Gemini CLI, opencode) against a scripted "
+        "loopback model and collect the session files they write. Needs npm, unshare and the "
+        "npm registry.",
         epilog="example: python -m rebootspec.generators harvest --host codex --version 0.130.0 "
         "--scenario auto-pre-turn --out /tmp/harvest",
     )

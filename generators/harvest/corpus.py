@@ -1,7 +1,12 @@
 """``python -m rebootspec.generators harvest-cases``: the curated harvest becomes corpus cases.
 
-Every file of ``harvested/manifest.toml`` — written by a released Codex, pi or Gemini CLI against
-the scripted model — is one case (provenance ``harvest:HOST@VERSION/scenario``). Its expectation
+Every file of ``harvested/manifest.toml`` — written by a released Codex, pi, Gemini CLI or
+opencode against the scripted model — is one case (provenance ``harvest:HOST@VERSION/scenario``).
+opencode keeps all sessions in one store (``opencode.db``, or the ``storage/`` folder before 1.2):
+its entry names a curated folder whose whole content becomes the case's ``input/``
+(spec/FIXTURES.md, "Inputs of several files"), the path the candidate reads (``input``) and the
+session the question is about (``session``); one store can be several cases (a fork's source
+and the fork). Its expectation
 comes from the run's own record: ``expected``, the compactions the script caused in this thread per
 the server log. When the host caused compactions and the file records none (``records`` 0), the
 version is of an era that recorded no compaction, and the spec's answer is ``E-UNMEASURABLE``
@@ -14,6 +19,7 @@ corpus with a fresh conversion (``tox -e corpus``), as ``build --check`` does fo
 from __future__ import annotations
 
 import random
+import shutil
 import sys
 import tomllib
 from dataclasses import dataclass
@@ -40,6 +46,19 @@ GEMINI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
     # headless -p, then --resume latest -p: every resume writes the last snapshot again
     "auto-pre-turn": (["RBT-1", "GEM-3", "GEM-4", "GEM-8"], ["gemini-snapshot", "gemini-resume"]),
 }
+# opencode (spec/hosts/opencode.md): a store (OPC-1), the session's records (OPC-3), compaction
+# pairs (OPC-4) or 1.0.0's summary messages (OPC-5), failed summaries (OPC-6), a summary cut
+# short (OPC-7), a fork's copies (OPC-9), a subagent's child session (OPC-10), the session named
+# in a store of several (OPC-11).
+OPENCODE_SCENARIOS: dict[str, list[str]] = {
+    "auto": ["RBT-1", "OPC-1", "OPC-3", "OPC-4"],
+    "manual": ["RBT-1", "OPC-1", "OPC-3", "OPC-4"],
+    "subagent": ["RBT-1", "OPC-4", "OPC-10", "OPC-11"],
+    "failure": ["RBT-1", "OPC-4", "OPC-6"],
+    "cut-short": ["RBT-1", "OPC-4", "OPC-7"],
+    "fork": ["RBT-1", "OPC-4", "OPC-9", "OPC-11"],
+}
+OPENCODE_CONTAINERS = {"opencode.db": "sqlite", "storage": "storage"}
 PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
     "manual": (["RBT-1", "PIA-3"], []),
     "auto-pre-turn": (["RBT-1", "PIA-3"], []),
@@ -49,15 +68,25 @@ PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
 
 @dataclass(frozen=True)
 class Harvested:
-    """One file of the manifest, as a case."""
+    """One file of the manifest, as a case; a store's files (``files``) for a folder entry."""
 
     key: str  # host@version/scenario/role, the registry key
     entry: dict[str, Any]
     data: bytes
+    files: dict[str, bytes] | None = None  # path under input/ -> bytes (multi-file inputs)
 
     @property
     def host(self) -> str:
         return str(self.entry["host"])
+
+
+def folder_files(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by its relative POSIX path, in name order."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
 
 
 def load() -> list[Harvested]:
@@ -67,7 +96,11 @@ def load() -> list[Harvested]:
     out = []
     for entry in entries:
         key = f"{entry['host']}@{entry['version']}/{entry['scenario']}/{entry['role']}"
-        out.append(Harvested(key, entry, (HARVESTED / entry["file"]).read_bytes()))
+        path = HARVESTED / entry["file"]
+        if path.is_dir():  # a store: the whole folder is the case's input/
+            out.append(Harvested(key, entry, b"", folder_files(path)))
+        else:
+            out.append(Harvested(key, entry, path.read_bytes()))
     return out
 
 
@@ -81,6 +114,8 @@ def expectation(item: Harvested) -> dict[str, Any]:
 
 def era(item: Harvested) -> str:
     """The era from the file's shapes (informative metadata, read without any counter)."""
+    if item.files is not None:  # opencode: the era a person read off the store (OPC-2)
+        return str(item.entry["era"])
     records = [_value(line) for line in item.data.splitlines() if line.strip()]
     if item.host == "gemini-cli":  # GEM-2
         if container(item) == "json":
@@ -114,6 +149,8 @@ def _value(line: bytes) -> dict[str, Any]:
 def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], list[str]]:
     """What the case exercises, from its scenario and role (and C0 when nothing was recorded)."""
     scenario, role, version = item.entry["scenario"], item.entry["role"], item.entry["version"]
+    if item.host == "opencode":
+        return opencode_rules_and_tags(item)
     if expect["outcome"] == "reject" and item.host == "gemini-cli":
         rules, tags = ["RBT-5", "GEM-7", "ERR-14"], ["gemini-unmeasurable", "rejection"]
         if container(item) == "json":  # told from VS Code's .json by its members
@@ -148,13 +185,41 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
     return rules, ["harvested", *tags]
 
 
+def opencode_rules_and_tags(item: Harvested) -> tuple[list[str], list[str]]:
+    """An opencode store's case: the scenario's rules, and tags for the store's kind, its
+    records and its sessions (spec/tags.toml); each tag's own rules are cited too."""
+    scenario, role = item.entry["scenario"], item.entry["role"]
+    rules = list(OPENCODE_SCENARIOS.get(scenario, ["RBT-1", "OPC-4"]))
+    tags = ["opencode-storage" if container(item) == "storage" else "opencode-database"]
+    if "opencode.db-wal" in (item.files or {}):  # the pair as opencode left it (OPC-12)
+        tags.append("opencode-wal")
+        rules.append("OPC-12")
+    if era(item) == "O0":  # 1.0.0: summary messages, no compaction pair
+        rules = [r if r != "OPC-4" else "OPC-5" for r in rules]
+        tags.append("opencode-o0-summary")
+    elif int(item.entry["expected"]) > 0 or role == "fork":
+        tags.append("opencode-pair")
+    tags += {
+        "failure": ["opencode-failed-compaction", "opencode-rerun-summary"],
+        "cut-short": ["opencode-cut-short"],
+        "subagent": ["opencode-subagent", "opencode-several-sessions"],
+        "fork": ["opencode-several-sessions"],
+    }.get(scenario, [])
+    if role == "fork":
+        rules = ["RBT-3", "OPC-9", "OPC-11", *(r for r in rules if r in ("OPC-4", "OPC-5"))]
+        tags.append("opencode-fork-copy")
+    return list(dict.fromkeys(rules)), ["harvested", *tags]
+
+
 def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("-")[0].split(".") if part.isdigit())
 
 
 def title(item: Harvested, expect: dict[str, Any]) -> str:
     entry = item.entry
-    name = {"codex": "Codex", "gemini-cli": "Gemini CLI"}.get(item.host, "pi")
+    name = {"codex": "Codex", "gemini-cli": "Gemini CLI", "opencode": "opencode"}.get(
+        item.host, "pi"
+    )
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"
     if expect["outcome"] == "reject":
         answer = "no compaction recorded: unmeasurable"
@@ -167,7 +232,7 @@ def case_table(item: Harvested, case_id: str) -> dict[str, Any]:
     """case.toml for one harvested file (spec/FIXTURES.md)."""
     expect = expectation(item)
     rules, tags = rules_and_tags(item, expect)
-    return {
+    table: dict[str, Any] = {
         "id": case_id,
         "title": title(item, expect),
         "host": item.host,
@@ -175,14 +240,23 @@ def case_table(item: Harvested, case_id: str) -> dict[str, Any]:
         "tags": tags,
         "era": era(item),
         "container": container(item),
-        "provenance": item.entry["provenance"],
-        "comment": f"{item.entry['what']} Written by {item.entry['licence']}.",
-        "expect": expect,
     }
+    if item.files is not None:  # spec/FIXTURES.md: what {path} names, and {session}
+        table["input"] = str(item.entry["input"])
+        table["session"] = str(item.entry["session"])
+    table.update(
+        provenance=item.entry["provenance"],
+        comment=f"{item.entry['what']} Written by {item.entry['licence']}.",
+        expect=expect,
+    )
+    return table
 
 
 def container(item: Harvested) -> str:
-    """``json`` for a whole-file chat (Gemini CLI up to 0.38, GEM-1), else ``jsonl``."""
+    """``sqlite`` or ``storage`` for an opencode store (by what ``input`` names); ``json`` for a
+    whole-file chat (Gemini CLI up to 0.38, GEM-1); else ``jsonl``."""
+    if item.files is not None:
+        return OPENCODE_CONTAINERS[str(item.entry["input"]).split("/")[0]]
     return "json" if str(item.entry["file"]).endswith(".json") else "jsonl"
 
 
@@ -225,6 +299,11 @@ def differences(fixtures: Path) -> list[str]:
         want = casefile.render(case_table(item, case_id))
         if not (folder / "case.toml").exists() or (folder / "case.toml").read_text("utf-8") != want:
             problems.append(f"{case_id} ({item.key}): case.toml differs")
+        if item.files is not None:
+            inputs = folder / "input"
+            if not inputs.is_dir() or folder_files(inputs) != item.files:
+                problems.append(f"{case_id} ({item.key}): input/ differs")
+            continue
         session = folder / f"session.{container(item)}"
         if not session.exists() or session.read_bytes() != item.data:
             problems.append(f"{case_id} ({item.key}): session.jsonl differs")
@@ -238,9 +317,22 @@ def write(fixtures: Path) -> int:
     for item in items:
         folder = fixtures / table[item.key]
         folder.mkdir(exist_ok=True)
-        (folder / f"session.{container(item)}").write_bytes(item.data)
+        if item.files is not None:
+            write_input(folder / "input", item.files)
+        else:
+            (folder / f"session.{container(item)}").write_bytes(item.data)
         (folder / "case.toml").write_text(casefile.render(case_table(item, table[item.key])))
     return len(items)
+
+
+def write_input(inputs: Path, files: dict[str, bytes]) -> None:
+    """``input/`` holding exactly ``files`` (a stale file from an earlier store is removed)."""
+    if inputs.exists():
+        shutil.rmtree(inputs)
+    for name, data in files.items():
+        target = inputs / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
 
 
 def main(argv: list[str], out: TextIO = sys.stdout) -> int:

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .hosts import codex, gemini, pi
+from .hosts import codex, gemini, opencode, pi
 from .hosts.common import HOME, PROJECT, HarvestError, Install
 from .server import ScriptedServer
 
@@ -53,14 +53,15 @@ def main(argv: list[str]) -> int:
             max_requests=120, max_seconds=240, log_path=log, dump_dir=dump
         ).start()
         try:
-            driver = {"codex": codex, "gemini": gemini}.get(host, pi)
+            driver = {"codex": codex, "gemini": gemini, "opencode": opencode}.get(host, pi)
             outcome = driver.drive(Install(Path(folder), 0, True), version, scenario, server, out)
         finally:
             server.stop()
         threads = []
         for thread in outcome.threads:
             target = out / thread.path.name
-            shutil.copyfile(thread.path, target)
+            if thread.path.parent != out:  # opencode's driver copies its store out itself
+                shutil.copyfile(thread.path, target)
             threads.append(
                 {
                     "thread": thread.thread,
@@ -71,7 +72,9 @@ def main(argv: list[str]) -> int:
                 }
             )
         written = sorted(
-            p for p in HOME.rglob("*") if p.is_file() and not {"tmp", "skills"} & set(p.parts)
+            p
+            for p in HOME.rglob("*")
+            if p.is_file() and not {"tmp", "skills", "node_modules"} & set(p.parts)
         )
         result.update(
             home_files=[f"{p.relative_to(HOME)} {p.stat().st_size}" for p in written],

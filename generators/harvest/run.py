@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hosts import codex, gemini, pi
+from .hosts import codex, gemini, opencode, pi
 from .hosts.common import HarvestError, install
 
-HOSTS = {"codex": codex, "pi": pi, "gemini": gemini}
+HOSTS = {"codex": codex, "pi": pi, "gemini": gemini, "opencode": opencode}
 
 
 @dataclass
@@ -41,6 +41,9 @@ def harvest_one(host: str, version: str, scenario: str, out: Path) -> RunResult:
     if not module.supports(version, scenario):
         raise HarvestError(f"{host} {version} cannot do the {scenario} scenario")
     got = install(module.PACKAGE, version)
+    prepare = getattr(module, "prepare", None)
+    if prepare is not None:  # what the host fetches at run time, fetched here (opencode)
+        prepare(version)
     out.mkdir(parents=True, exist_ok=True)
     argv = [
         "unshare",

@@ -55,6 +55,17 @@ def machine_patterns() -> dict[str, re.Pattern[str]]:
     return patterns
 
 
+def files(paths: list[Path]) -> list[Path]:
+    """The files to scan: each path, or every file under it when it is a folder (a store)."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out.extend(sorted(p for p in path.rglob("*") if p.is_file()))
+        else:
+            out.append(path)
+    return out
+
+
 def scan(paths: list[Path], patterns: dict[str, re.Pattern[str]] | None = None) -> list[Leak]:
     """Every machine string found in ``paths`` (text read as UTF-8, bad bytes replaced)."""
     found: list[Leak] = []

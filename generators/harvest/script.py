@@ -7,10 +7,17 @@ server's log (not a counter) says how many. Directives, in the text of a user me
 
 - ``report N input tokens``: the replies of this turn report N input tokens (over the host's
   threshold, so the host compacts: before its next turn, or after a tool call mid-turn);
-- ``answer with K shell tool calls``: the turn's first K replies are shell tool calls;
+- ``answer with K shell tool calls``: the turn's first K replies are shell tool calls (``K long
+  shell tool calls``: each prints ``LONG_OUTPUT`` characters);
 - ``spawn a forked subagent``: the turn's first reply calls ``spawn_agent`` with
   ``fork_context: true`` (Codex);
-- ``fail the summary``: every summary request of this conversation gets an HTTP 500.
+- ``spawn a task subagent``: the turn's first reply calls opencode's ``task`` tool (a child
+  session runs ``SUBAGENT_PROMPT``);
+- ``fail the summary``: every summary request of this conversation gets an HTTP 500;
+- ``refuse the summary``: every summary request of this conversation gets an HTTP 400, an error
+  no client retries (opencode retries a 500 with a doubling delay for minutes);
+- ``cut the summary short``: every summary of this conversation is streamed cut short, its first
+  chunk only (no finish reason, no usage), as a dropped connection leaves it.
 
 A turn without a directive gets a small usage, so a host that re-sends its history after a
 compaction never compacts again in a loop. Progress through a turn's tool calls survives a
@@ -34,17 +41,27 @@ SUMMARY_MARKERS = (
     "generate the <state_snapshot>",  # Gemini CLI, up to the verification pass
     "generate the updated <state_snapshot>",  # Gemini CLI 0.4x and later
     "Critically evaluate the <state_snapshot>",  # Gemini CLI's verification pass
+    "tasked with summarizing conversations",  # opencode 1.0-1.2, the compaction agent's system
+    "anchored context summarization assistant",  # opencode 1.14 (system)
+    "You are a context summarization agent",  # opencode 1.18 (system)
+    "summary of our conversation above",  # opencode 1.0 (the request's last user text)
+    "prompt for continuing our conversation above",  # opencode 1.1-1.2
+    "anchored summary",  # opencode 1.14 and later ("Create a new / Update the anchored summary")
 )
 SMALL_USAGE = 1000
 SUMMARY_PREFIX = "HARVEST-SUMMARY"
 
 _USAGE = re.compile(r"report (\d+) input tokens")
-_CALLS = re.compile(r"answer with (\d+) shell tool calls?")
+_CALLS = re.compile(r"answer with (\d+) (long )?shell tool calls?")
+LONG_OUTPUT = 30000  # characters a long call prints: opencode's bash tool keeps up to 30,000
 _PROGRESS = re.compile(SUMMARY_PREFIX + r" [0-9a-f]{12} calls=(\d+)")
 _SPAWN = "spawn a forked subagent"
 # The spawned agent's task: one tool call over the limit, so it compacts once mid-turn itself.
 SUBAGENT_PROMPT = "Subagent task. answer with 1 shell tool calls; report 60000 input tokens"
 _FAIL = "fail the summary"
+_REFUSE = "refuse the summary"
+_TASK = "spawn a task subagent"
+_CUT = "cut the summary short"
 
 
 @dataclass(frozen=True)
@@ -64,6 +81,8 @@ class Request:
     messages: tuple[Message, ...]
     tools: tuple[str, ...]
     raw_digest: str  # sha256 of the body's canonical JSON: the summary's source
+    # Chat Completions tools' required argument names (opencode's bash wants a description)
+    required: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -76,6 +95,7 @@ class Reply:
     arguments: dict[str, Any] = field(default_factory=dict)
     input_tokens: int = SMALL_USAGE
     status: int = 200
+    cut: bool = False  # stream only the first chunk: no finish reason, no usage
 
 
 def _text_of(content: Any) -> str:
@@ -196,6 +216,20 @@ def _tool_names(tools: Any, namespace: str = "") -> tuple[str, ...]:
     return tuple(names)
 
 
+def _required(tools: Any) -> dict[str, tuple[str, ...]]:
+    """Each Chat Completions function's required argument names, from its JSON schema."""
+    out: dict[str, tuple[str, ...]] = {}
+    for tool in tools if isinstance(tools, list) else []:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            continue
+        schema = function.get("parameters")
+        wanted = schema.get("required") if isinstance(schema, dict) else None
+        if isinstance(wanted, list):
+            out[function["name"]] = tuple(str(item) for item in wanted)
+    return out
+
+
 def _find_tool(request: Request, name: str) -> str | None:
     """``name`` or ``ns/name`` as the request offers it, or None."""
     for offered in request.tools:
@@ -219,6 +253,7 @@ def parse(api: str, body: dict[str, Any], model: str = "") -> Request:
         messages=tuple(messages),
         tools=tools,
         raw_digest=hashlib.sha256(canonical).hexdigest(),
+        required=_required(body.get("tools")) if api == "chat" else {},
     )
 
 
@@ -266,22 +301,43 @@ def calls_done(request: Request, start: int) -> int:
 
 
 def wants_failure(request: Request) -> bool:
-    """Any user text of the conversation asks the summaries to fail."""
-    return any(m.role == "user" and _FAIL in m.text for m in request.messages)
+    """Any user text of the conversation asks the summaries to fail (500 or 400)."""
+    return failure_status(request) is not None
 
 
-def _shell_call(request: Request, step: int) -> tuple[str, dict[str, Any]]:
-    """A harmless shell call in the shape of whichever shell tool the host offers."""
+def failure_status(request: Request) -> int | None:
+    """The HTTP status the conversation's summaries fail with: 500, 400 (refused), or None."""
+    texts = [m.text for m in request.messages if m.role == "user"]
+    if any(_FAIL in text for text in texts):
+        return 500
+    if any(_REFUSE in text for text in texts):
+        return 400
+    return None
+
+
+def wants_cut(request: Request) -> bool:
+    """Any user text of the conversation asks the summaries to be cut short."""
+    return any(m.role == "user" and _CUT in m.text for m in request.messages)
+
+
+def _shell_call(request: Request, step: int, long: bool = False) -> tuple[str, dict[str, Any]]:
+    """A harmless shell call in the shape of whichever shell tool the host offers; a long one
+    prints ``LONG_OUTPUT`` characters after its step (old outputs a host may prune)."""
     text = f"echo harvest-step-{step}"
-    for name, arguments in (
+    if long:
+        text += f"; head -c {LONG_OUTPUT} /dev/zero | tr '\\0' x"
+    shapes: tuple[tuple[str, dict[str, Any]], ...] = (
         ("shell", {"command": ["echo", f"harvest-step-{step}"]}),
         ("shell_command", {"command": text}),
         ("exec_command", {"cmd": text}),
         ("bash", {"command": text}),
         ("run_shell_command", {"command": text}),  # Gemini CLI
-    ):
+    )
+    for name, arguments in shapes:
         found = _find_tool(request, name)
         if found:
+            if "description" in request.required.get(found, ()):  # opencode's bash
+                arguments = {**arguments, "description": f"harvest step {step}"}
             return found, arguments
     return "shell", {"command": ["echo", f"harvest-step-{step}"]}
 
@@ -299,9 +355,10 @@ def summary_text(request: Request) -> str:
 def decide(request: Request) -> Reply:
     """The reply to one request; the same request always gets the same reply."""
     if is_summary_request(request):
-        if wants_failure(request):
-            return Reply(kind="error", status=500, text="scripted failure during the summary")
-        return Reply(kind="summary", text=summary_text(request))
+        status = failure_status(request)
+        if status is not None:
+            return Reply(kind="error", status=status, text="scripted failure during the summary")
+        return Reply(kind="summary", text=summary_text(request), cut=wants_cut(request))
     start = _directive_index(request)
     directive = request.messages[start].text if start is not None else ""
     usage_match = _USAGE.search(directive)
@@ -311,10 +368,19 @@ def decide(request: Request) -> Reply:
     if _SPAWN in directive and done == 0 and spawn:
         arguments = {"message": SUBAGENT_PROMPT, "fork_context": True}
         return Reply(kind="tool", tool=spawn, arguments=arguments, input_tokens=tokens)
+    task = _find_tool(request, "task")
+    if _TASK in directive and done == 0 and task:  # opencode's subagent tool
+        arguments = {
+            "description": "harvest subtask",
+            "prompt": SUBAGENT_PROMPT,
+            "subagent_type": "general",
+        }
+        return Reply(kind="tool", tool=task, arguments=arguments, input_tokens=tokens)
     calls_match = _CALLS.search(directive)
     wanted = int(calls_match.group(1)) if calls_match else 0
     if done < wanted:
-        name, arguments = _shell_call(request, done + 1)
+        long = calls_match is not None and calls_match.group(2) is not None
+        name, arguments = _shell_call(request, done + 1, long)
         return Reply(kind="tool", tool=name, arguments=arguments, input_tokens=tokens)
     if wanted:  # the usage pushed each tool call over; the turn's answer reports little
         tokens = SMALL_USAGE

@@ -35,8 +35,8 @@ class LogEntry:
     method: str
     path: str
     model: str
-    classification: str  # "turn", "tool-call", "summary", "summary-failed", "models", "refused",
-    # "count-tokens"
+    classification: str  # "turn", "tool-call", "summary", "summary-cut" (a summary streamed cut
+    # short), "summary-failed", "models", "refused", "count-tokens"
     input_tokens: int
     status: int
     digest: str
@@ -118,7 +118,7 @@ class _Handler(BaseHTTPRequestHandler):
         owner.dump(self.path, dict(self.headers.items()), body)
         reply = script.decide(request)
         classification = {
-            "summary": "summary",
+            "summary": "summary-cut" if reply.cut else "summary",
             "error": "summary-failed",
             "tool": "tool-call",
             "text": "turn",
@@ -135,7 +135,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.headers.get("session_id") or self.headers.get("conversation_id") or "",
         )
         if reply.kind == "error":
-            error: dict[str, Any] = {"message": reply.text, "type": "server_error"}
+            kind = "server_error" if reply.status >= 500 else "invalid_request_error"
+            error: dict[str, Any] = {"message": reply.text, "type": kind}
             if api == "gemini":  # google.rpc.Status
                 error = {"code": reply.status, "message": reply.text, "status": "INTERNAL"}
             self._send_json(reply.status, {"error": error})
@@ -154,6 +155,8 @@ class _Handler(BaseHTTPRequestHandler):
             api, wire.gemini_events
         )
         events = stream_shape(reply, ident, request.model)
+        if reply.cut:  # the connection drops after the first chunk: no finish, no usage
+            events = events[:1]
         payload = b"".join(events)
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")

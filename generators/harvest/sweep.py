@@ -5,6 +5,10 @@ Codex: 0.40.0 (first `compacted` lines, message only), 0.80.0 (summary prefix,
 (``replacement_history``; manual ``thread/compact/start``), 0.150.1 (subagents marked
 ``thread_source``), 0.166.0 (``history_base``, ordinals), 0.169.0 (window ids, usage fields).
 pi: 0.30.2 (session format v1), 0.50.7 (v3), 0.73.1 (v3, RPC fork).
+opencode: 1.0.0 (JSON storage; the summary is a ``summary: true`` assistant message, no
+compaction part), 1.0.98 (the compaction pair, no ``auto``), 1.1.65 (the last JSON-storage
+release on the registry), 1.2.1 (the first SQLite ``opencode.db`` on the registry), 1.14.41
+(``overflow``, ``tail_start_id``), 1.18.33 (the newest).
 Gemini CLI: 0.38.2 (whole-file ``.json`` chats, J0), 0.39.1 (``.jsonl`` without the history, G0),
 0.44.0 (the first to write the compressed history, G1), 0.61.0 (the newest release, Nov 2026).
 The first two record no compression: their rows expect ``E-UNMEASURABLE`` (GEM-7).
@@ -12,19 +16,21 @@ The first two record no compression: their rows expect ``E-UNMEASURABLE`` (GEM-7
 
 from __future__ import annotations
 
-from .hosts import codex, gemini, pi
+from .hosts import codex, gemini, opencode, pi
 
 VERSIONS: dict[str, tuple[str, ...]] = {
     "codex": ("0.40.0", "0.80.0", "0.111.0", "0.130.0", "0.150.1", "0.166.0", "0.169.0"),
     "pi": ("0.30.2", "0.50.7", "0.73.1"),
     "gemini": ("0.38.2", "0.39.1", "0.44.0", "0.61.0"),
+    "opencode": ("1.0.0", "1.0.98", "1.1.65", "1.2.1", "1.14.41", "1.18.33"),
 }
 
 
 def jobs() -> list[tuple[str, str, str]]:
     """Every (host, version, scenario) of the sweep that the version can run."""
     out: list[tuple[str, str, str]] = []
-    for host, module in (("codex", codex), ("pi", pi), ("gemini", gemini)):
+    hosts = (("codex", codex), ("pi", pi), ("gemini", gemini), ("opencode", opencode))
+    for host, module in hosts:
         for version in VERSIONS[host]:
             out.extend(
                 (host, version, scenario)

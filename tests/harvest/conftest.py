@@ -8,8 +8,13 @@ npm, the registry or ``unshare``.
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:  # the tests' own helpers (opencode_store) import by name
+    sys.path.insert(0, HERE)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -6,6 +6,8 @@ import json
 import tomllib
 from pathlib import Path
 
+import opencode_store
+
 from rebootspec.generators.harvest import sanitize
 
 FOLDER = Path(__file__).resolve().parents[2] / "generators" / "harvest" / "harvested"
@@ -47,8 +49,13 @@ def _gemini_snapshots(path: Path) -> int:
     return len(ids)
 
 
+def _stores() -> list[dict[str, object]]:
+    """The opencode entries: a curated folder holding one store of many sessions."""
+    return [entry for entry in _entries() if entry["host"] == "opencode"]
+
+
 def test_every_listed_file_exists_and_every_session_file_is_listed() -> None:
-    listed = {str(entry["file"]) for entry in _entries()}
+    listed = {str(entry["file"]) for entry in _entries() if entry["host"] != "opencode"}
     on_disk = {
         str(path.relative_to(FOLDER))
         for path in [*FOLDER.rglob("*.jsonl"), *FOLDER.rglob("session-*.json")]
@@ -57,8 +64,39 @@ def test_every_listed_file_exists_and_every_session_file_is_listed() -> None:
     assert listed == on_disk
 
 
+def test_every_opencode_folder_is_listed_and_holds_its_store() -> None:
+    folders = {path.name for path in FOLDER.glob("opencode-*") if path.is_dir()}
+    assert folders == {str(entry["file"]) for entry in _stores()}
+    for entry in _stores():
+        store = FOLDER / str(entry["file"]) / str(entry["input"])
+        if entry["input"] == "storage":
+            # The session the case asks about is in the store, under its own id.
+            assert list((store / "session").glob(f"*/{entry['session']}.json")), entry["file"]
+        else:
+            assert store.read_bytes()[:16] == b"SQLite format 3\x00", entry["file"]
+
+
+def test_each_opencode_session_holds_the_records_the_manifest_says() -> None:
+    for entry in _stores():
+        store = FOLDER / str(entry["file"]) / str(entry["input"])
+        records = opencode_store.records(store, str(entry["session"]))
+        assert records == entry["records"], (entry["file"], entry["role"])
+        if entry["scenario"] == "failure":
+            # Every summary request failed: the compaction's pair is there, errored.
+            assert (records, entry["expected"]) == (1, 0), entry["file"]
+            failed = opencode_store.messages(store, str(entry["session"]))
+            assert all(m.info.get("error") for m in failed if m.summary), entry["file"]
+        elif entry["role"] == "fork":
+            # The fork holds copies of its source's records besides its own.
+            assert records > entry["expected"], entry["file"]
+        else:
+            assert records == entry["expected"], (entry["file"], entry["role"])
+
+
 def test_records_in_each_file_are_what_the_manifest_says() -> None:
     for entry in _entries():
+        if entry["host"] == "opencode":
+            continue  # a store, read above
         host, version = str(entry["host"]), str(entry["version"])
         records = _records(FOLDER / str(entry["file"]), host)
         assert records == entry["records"], entry["file"]
@@ -73,6 +111,17 @@ def test_records_in_each_file_are_what_the_manifest_says() -> None:
 
 
 def test_curated_files_are_under_two_megabytes_and_sanitised() -> None:
-    files = sorted(FOLDER.rglob("*"))
-    assert sum(path.stat().st_size for path in files if path.is_file()) < 2_000_000
+    files = sorted(p for p in FOLDER.rglob("*") if p.is_file() and "opencode-" not in str(p))
+    assert sum(path.stat().st_size for path in files) < 2_000_000
     assert sanitize.scan([path for path in files if path.suffix == ".jsonl"]) == []
+
+
+def test_opencode_stores_are_small_and_sanitised() -> None:
+    """A few hundred KB a store (the bytes opencode wrote: never vacuumed), 3 MB in all."""
+    sizes = {}
+    for folder in FOLDER.glob("opencode-*"):
+        files = sanitize.files([folder])
+        sizes[folder.name] = sum(path.stat().st_size for path in files)
+        assert sanitize.scan(files) == [], folder.name
+    assert max(sizes.values()) < 500_000, sizes
+    assert sum(sizes.values()) < 3_000_000

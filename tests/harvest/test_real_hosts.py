@@ -61,3 +61,24 @@ def test_a_codex_fork_copies_the_parent_and_adds_its_own(tmp_path: Path) -> None
     assert _records(fork, "codex") == 3  # 2 copied from the parent + 1 of its own
     first = json.loads(fork.read_text().splitlines()[0])
     assert first["payload"]["forked_from_id"] == roles["own"]["thread"]
+
+
+@pytest.mark.harvest
+@pytest.mark.parametrize(
+    ("version", "scenario", "expected"),
+    [("1.0.0", "auto", 2), ("1.2.1", "failure", 0), ("1.18.33", "manual", 2)],
+)
+def test_opencode_stores_what_the_script_caused(
+    tmp_path: Path, version: str, scenario: str, expected: int
+) -> None:
+    import opencode_store
+
+    result = harvest_one("opencode", version, scenario, tmp_path / "run")
+    assert not result.error, result.error
+    (own,) = [t for t in result.data["threads"] if t["role"] == "own"]
+    assert own["caused"] == expected
+    store = tmp_path / "run" / own["file"]
+    records = opencode_store.records(store, own["thread"])
+    # A failed compaction leaves its pair (errored); otherwise one record per compaction.
+    assert records == (1 if scenario == "failure" else expected)
+    assert sanitize.scan(sanitize.files([store])) == []
