@@ -23,7 +23,14 @@ class Thread:
 
 @dataclass
 class Outcome:
-    """The threads of one run and notes on what the host did differently from the script."""
+    """The threads of one run and notes on what the host did differently from the script.
+
+    ``files`` are more files the run wrote that belong with the threads (copied out as they
+    are); ``record`` is the driver's own account of the run for ``result.json`` (a host without
+    the scripted server keeps its evidence there).
+    """
 
     threads: list[Thread]
     notes: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    record: dict[str, object] = field(default_factory=dict)
