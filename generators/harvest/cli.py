@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import sanitize, sweep
+from .hosts import chat_loop
 from .hosts.common import HarvestError, latest
 from .run import HOSTS, RunResult, harvest_one
 
@@ -187,8 +188,9 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
     disagreement), 2 on a usage error."""
     parser = argparse.ArgumentParser(
         prog="python -m rebootspec.generators harvest",
-        description="Drive real hosts (Codex CLI, pi) against a scripted loopback model and "
-        "collect the session files they write. Needs npm, unshare and the npm registry.",
+        description="Drive real hosts (Codex CLI, pi; basic-agent-chat-loop with a stub agent) "
+        "against a scripted loopback model and collect the session files they write. Needs "
+        "unshare, and npm with its registry (or pip with PyPI for the chat loop).",
         epilog="example: python -m rebootspec.generators harvest --host codex --version 0.130.0 "
         "--scenario auto-pre-turn --out /tmp/harvest",
     )
@@ -212,7 +214,7 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
         version = args.version
         if args.latest:
             try:
-                version = latest(module.PACKAGE)
+                version = chat_loop.latest() if args.host == "chat-loop" else latest(module.PACKAGE)
             except HarvestError as error:
                 print(f"harvest: {error}", file=sys.stderr)
                 return 1

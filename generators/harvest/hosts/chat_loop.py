@@ -98,6 +98,19 @@ def install_pinned(version: str) -> Install:
     return Install(folder, time.monotonic() - start, False)
 
 
+def latest() -> str:
+    """PyPI's newest version (``pip index versions``), for the drift check."""
+    argv = [sys.executable, "-m", "pip", "index", "versions", PACKAGE]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise HarvestError(f"pip index versions {PACKAGE} failed: {error}") from None
+    for line in done.stdout.splitlines():
+        if line.startswith(f"{PACKAGE} (") and line.rstrip().endswith(")"):
+            return line.rstrip()[len(PACKAGE) + 2 : -1]
+    raise HarvestError(f"pip index versions {PACKAGE} failed: {done.stderr.strip()[-200:]}")
+
+
 @dataclass(frozen=True)
 class Call:
     """One line of the stub's log."""
