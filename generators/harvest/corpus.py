@@ -7,6 +7,12 @@ the server log. When the host caused compactions and the file records none (``re
 version is of an era that recorded no compaction, and the spec's answer is ``E-UNMEASURABLE``
 (RBT-5); the reference is never run to decide.
 
+A manifest entry may also say what the generic tables cannot: ``container`` (a multi-file
+container such as ``markdown``: the case's input is the folder ``input/`` holding the entry's
+``inputs``, and ``input`` names the ``file`` asked about, spec/FIXTURES.md), ``era``, ``rules``
+and ``tags``, and ``reject``: the error code the spec gives when the run's record leaves the count
+unknown (a basic-agent-chat-loop file that overwrote its parent names itself, BCL-6).
+
 Case IDs are chosen once and kept in ``harvested/case_ids.toml``; ``--check`` compares the
 corpus with a fresh conversion (``tox -e corpus``), as ``build --check`` does for generated cases.
 """
@@ -49,11 +55,12 @@ PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
 
 @dataclass(frozen=True)
 class Harvested:
-    """One file of the manifest, as a case."""
+    """One file of the manifest, as a case; ``inputs`` are a multi-file case's (name, bytes)."""
 
     key: str  # host@version/scenario/role, the registry key
     entry: dict[str, Any]
     data: bytes
+    inputs: tuple[tuple[str, bytes], ...] = ()
 
     @property
     def host(self) -> str:
@@ -67,13 +74,18 @@ def load() -> list[Harvested]:
     out = []
     for entry in entries:
         key = f"{entry['host']}@{entry['version']}/{entry['scenario']}/{entry['role']}"
-        out.append(Harvested(key, entry, (HARVESTED / entry["file"]).read_bytes()))
+        inputs = tuple(
+            (Path(name).name, (HARVESTED / name).read_bytes()) for name in entry.get("inputs", [])
+        )
+        out.append(Harvested(key, entry, (HARVESTED / entry["file"]).read_bytes(), inputs))
     return out
 
 
 def expectation(item: Harvested) -> dict[str, Any]:
     """The run's record: the compactions caused, or E-UNMEASURABLE when none was recorded."""
     caused, recorded = int(item.entry["expected"]), int(item.entry["records"])
+    if "reject" in item.entry:
+        return {"outcome": "reject", "error": str(item.entry["reject"]), "line": 0}
     if caused > 0 and recorded == 0:
         return {"outcome": "reject", "error": "E-UNMEASURABLE", "line": 0}
     return {"outcome": "count", "reboots": caused}
@@ -81,6 +93,8 @@ def expectation(item: Harvested) -> dict[str, Any]:
 
 def era(item: Harvested) -> str:
     """The era from the file's shapes (informative metadata, read without any counter)."""
+    if "era" in item.entry:  # named by the manifest (a person's reading of the file)
+        return str(item.entry["era"])
     records = [_value(line) for line in item.data.splitlines() if line.strip()]
     if item.host == "gemini-cli":  # GEM-2
         if container(item) == "json":
@@ -114,6 +128,8 @@ def _value(line: bytes) -> dict[str, Any]:
 def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], list[str]]:
     """What the case exercises, from its scenario and role (and C0 when nothing was recorded)."""
     scenario, role, version = item.entry["scenario"], item.entry["role"], item.entry["version"]
+    if "rules" in item.entry:  # named by the manifest, tags with them
+        return list(item.entry["rules"]), list(item.entry.get("tags", ["harvested"]))
     if expect["outcome"] == "reject" and item.host == "gemini-cli":
         rules, tags = ["RBT-5", "GEM-7", "ERR-14"], ["gemini-unmeasurable", "rejection"]
         if container(item) == "json":  # told from VS Code's .json by its members
@@ -154,9 +170,12 @@ def version_key(version: str) -> tuple[int, ...]:
 
 def title(item: Harvested, expect: dict[str, Any]) -> str:
     entry = item.entry
-    name = {"codex": "Codex", "gemini-cli": "Gemini CLI"}.get(item.host, "pi")
+    names = {"codex": "Codex", "gemini-cli": "Gemini CLI", "pi": "pi"}
+    name = names.get(item.host, item.host)
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"
-    if expect["outcome"] == "reject":
+    if expect["outcome"] == "reject" and expect["error"] != "E-UNMEASURABLE":
+        answer = f"rejected: {expect['error']}"
+    elif expect["outcome"] == "reject":
         answer = "no compaction recorded: unmeasurable"
     else:
         answer = f"{expect['reboots']} reboot{'' if expect['reboots'] == 1 else 's'}"
@@ -167,7 +186,7 @@ def case_table(item: Harvested, case_id: str) -> dict[str, Any]:
     """case.toml for one harvested file (spec/FIXTURES.md)."""
     expect = expectation(item)
     rules, tags = rules_and_tags(item, expect)
-    return {
+    table: dict[str, Any] = {
         "id": case_id,
         "title": title(item, expect),
         "host": item.host,
@@ -175,15 +194,38 @@ def case_table(item: Harvested, case_id: str) -> dict[str, Any]:
         "tags": tags,
         "era": era(item),
         "container": container(item),
-        "provenance": item.entry["provenance"],
-        "comment": f"{item.entry['what']} Written by {item.entry['licence']}.",
-        "expect": expect,
     }
+    if item.inputs:
+        table["input"] = Path(item.entry["file"]).name
+    table.update(
+        provenance=item.entry["provenance"],
+        comment=f"{item.entry['what']} Written by {item.entry['licence']}.",
+        expect=expect,
+    )
+    return table
 
 
 def container(item: Harvested) -> str:
-    """``json`` for a whole-file chat (Gemini CLI up to 0.38, GEM-1), else ``jsonl``."""
+    """The manifest's ``container``; else ``json`` for a whole-file chat (Gemini CLI up to
+    0.38, GEM-1) and ``jsonl`` for the rest."""
+    if "container" in item.entry:
+        return str(item.entry["container"])
     return "json" if str(item.entry["file"]).endswith(".json") else "jsonl"
+
+
+def input_files(item: Harvested) -> dict[str, bytes]:
+    """What the case folder holds besides case.toml: ``session.<container>``, or ``input/*``."""
+    if item.inputs:
+        return {f"input/{name}": data for name, data in item.inputs}
+    return {f"session.{container(item)}": item.data}
+
+
+def _on_disk(folder: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.name != "case.toml"
+    }
 
 
 def registry() -> dict[str, str]:
@@ -225,9 +267,9 @@ def differences(fixtures: Path) -> list[str]:
         want = casefile.render(case_table(item, case_id))
         if not (folder / "case.toml").exists() or (folder / "case.toml").read_text("utf-8") != want:
             problems.append(f"{case_id} ({item.key}): case.toml differs")
-        session = folder / f"session.{container(item)}"
-        if not session.exists() or session.read_bytes() != item.data:
-            problems.append(f"{case_id} ({item.key}): session.jsonl differs")
+        files = input_files(item)
+        if not folder.is_dir() or _on_disk(folder) != files:
+            problems.append(f"{case_id} ({item.key}): {', '.join(sorted(files))} differ")
     return problems
 
 
@@ -238,7 +280,9 @@ def write(fixtures: Path) -> int:
     for item in items:
         folder = fixtures / table[item.key]
         folder.mkdir(exist_ok=True)
-        (folder / f"session.{container(item)}").write_bytes(item.data)
+        for name, data in input_files(item).items():
+            (folder / name).parent.mkdir(exist_ok=True)
+            (folder / name).write_bytes(data)
         (folder / "case.toml").write_text(casefile.render(case_table(item, table[item.key])))
     return len(items)
 
