@@ -95,7 +95,8 @@ def test_a_multi_file_case_gets_its_folder_and_names_the_file_asked_about() -> N
     assert table["provenance"] == "harvest:basic-agent-chat-loop@1.10.0/compact"
     assert set(corpus.input_files(harvested)) == {"input/a.md", "input/b.md"}
     # Single-file cases keep their one session file.
-    assert set(corpus.input_files(item(expected=0, records=0))) == {"session.jsonl"}
+    single = item(expected=0, records=0, file="codex-0.40.0-manual/rollout.jsonl")
+    assert set(corpus.input_files(single)) == {"session.jsonl"}
 
 
 def test_a_record_that_leaves_the_count_unknown_is_the_spec_s_rejection() -> None:
