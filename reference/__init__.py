@@ -39,7 +39,7 @@ def count_path(
 
     `host` names the host (HST-3); without it the content decides (HST-2).
     """
-    from .hosts import HOSTS, VSCODE, detect
+    from .hosts import CHAT_LOOP, HOSTS, VSCODE, detect
 
     if host is None:
         host = detect(path)
@@ -47,6 +47,10 @@ def count_path(
         raise Rejection(0, E_HOST, f"unknown host {host!r} (known: {', '.join(HOSTS)})")
     if host == VSCODE:
         return count_vscode(path, readable=readable)
+    if host == CHAT_LOOP:
+        from .hosts.chat_loop import count_chat_loop
+
+        return count_chat_loop(path)  # BCL-1..BCL-7: a session file and its chain
     return count_records_path(path, host, readable=readable)
 
 

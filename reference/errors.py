@@ -24,6 +24,8 @@ E_LIMIT = "E-LIMIT"  # ERR-8
 E_READ = "E-READ"  # ERR-12
 E_HOST = "E-HOST"  # ERR-13: no known host (HST-4)
 E_UNMEASURABLE = "E-UNMEASURABLE"  # ERR-14: an era that recorded no compaction (RBT-5)
+E_SESSION = "E-SESSION"  # ERR-15: the session asked about is not in the store, or none was named
+E_CHAIN = "E-CHAIN"  # ERR-16: a chain of session files that cannot be walked
 
 ERROR_CODES = (
     E_EMPTY,
@@ -37,6 +39,8 @@ ERROR_CODES = (
     E_READ,
     E_HOST,
     E_UNMEASURABLE,
+    E_SESSION,
+    E_CHAIN,
 )
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..hosts import claude_code, codex, gemini, pi
+from ..hosts import chat_loop, claude_code, codex, gemini, pi
+from ..hosts.chat_loop import ChatPlan
 from ..hosts.plan import (
     ClaudePlan,
     CodexPlan,
@@ -36,6 +37,8 @@ class HostCase:
     data: bytes
     expect: dict[str, Any]
     note: str
+    inputs: dict[str, bytes] | None = None  # a folder container: the files of input/ by name
+    input_name: str | None = None  # the one of them the candidate is given (`input`)
 
     @property
     def key(self) -> str:
@@ -43,8 +46,17 @@ class HostCase:
 
     @property
     def container(self) -> str:
-        """`json` for a whole-file Gemini CLI chat (GEM-1, era J0); `jsonl` for every other."""
+        """`json` for a whole-file Gemini CLI chat (GEM-1, era J0); `markdown` for a folder of
+        basic-agent-chat-loop sessions (BCL-4); `jsonl` for every other."""
+        if self.inputs is not None:
+            return "markdown"
         return "json" if self.scenario.host == "gemini-cli" and self.era == "J0" else "jsonl"
+
+    def files(self) -> dict[str, bytes]:
+        """The input files by their path in the case folder (spec/FIXTURES.md)."""
+        if self.inputs is None:
+            return {self.file_name: self.data}
+        return {f"{casefile.INPUT_FOLDER}/{name}": data for name, data in self.inputs.items()}
 
     @property
     def file_name(self) -> str:
@@ -66,6 +78,8 @@ class HostCase:
         table["tags"] = sorted(self.scenario.tags)
         table["era"] = self.era
         table["container"] = self.container
+        if self.input_name is not None:
+            table["input"] = self.input_name
         table["provenance"] = self.provenance
         comment = " ".join(t for t in (self.scenario.comment, self.note) if t)
         table["comment"] = comment
@@ -81,7 +95,9 @@ def _rule_sort(rule: str) -> tuple[str, int]:
     return prefix, int(number)
 
 
-def plan_of(scenario: HostScenario, era: str) -> CodexPlan | PiPlan | ClaudePlan | GemPlan | None:
+def plan_of(
+    scenario: HostScenario, era: str
+) -> CodexPlan | PiPlan | ClaudePlan | GemPlan | ChatPlan | None:
     return scenario.plan(era) if scenario.plan is not None else None
 
 
@@ -114,8 +130,28 @@ def plan_note(plan: CodexPlan | PiPlan | ClaudePlan | GemPlan) -> str:
     return note + (f", {inherited} inherited (copied, not counted)." if inherited else ".")
 
 
+def generate_chat_loop(scenario: HostScenario, plan: ChatPlan, case_id: str) -> HostCase:
+    """A basic-agent-chat-loop case: the plan's session folder, the asked file, the plan's
+    answer (BCL-4, BCL-6), never read back from the files."""
+    folder = chat_loop.play(plan)
+    name = folder.name_of(plan.ask)
+    inputs = folder.output()
+    outcome, value = chat_loop.expected(plan)
+    expect: dict[str, Any]
+    if outcome == "count":
+        expect = {"outcome": "count", "reboots": value}
+    else:
+        expect = {"outcome": "reject", "error": value, "line": 0}
+    if scenario.reject is not None:
+        assert scenario.reject == value, f"{scenario.name}: the plan says {value}"
+    note = f"plan: {outcome} {value}; the folder holds {len(inputs)} files."
+    return HostCase(case_id, scenario, plan.era, inputs[name], expect, note, inputs, name)
+
+
 def generate(scenario: HostScenario, era: str, case_id: str) -> HostCase:
     plan = plan_of(scenario, era)
+    if isinstance(plan, ChatPlan):
+        return generate_chat_loop(scenario, plan, case_id)
     note = ""
     line: int | None = None
     if plan is None:

@@ -12,6 +12,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .chat_loop import (
+    ChatAsk,
+    ChatCompact,
+    ChatDamage,
+    ChatDelete,
+    ChatExit,
+    ChatExtra,
+    ChatPlan,
+    ChatRelink,
+    ChatResume,
+    ChatStart,
+)
 from .plan import (
     ClaudeBranch,
     ClaudeCompact,
@@ -56,6 +68,8 @@ CLAUDE_RULES = (
     *("HST-1", "HST-2", "JSV-1", "RBT-1", "RBT-2"),
     *("CLC-1", "CLC-2", "CLC-3", "CLC-4", "OUT-4"),
 )
+CHAT_LOOP = "basic-agent-chat-loop"
+CHAT_RULES = ("HST-1", "HST-2", "RBT-1", "BCL-1", "BCL-2", "BCL-3", "BCL-4", "OUT-4")
 MID = Compact(kind="local", when="mid")
 PRE = Compact(kind="local", when="pre")
 REMOTE = Compact(kind="remote", when="mid")
@@ -75,7 +89,7 @@ class HostScenario:
     title: str
     rules: tuple[str, ...]
     tags: tuple[str, ...]
-    plan: Callable[[str], CodexPlan | PiPlan | ClaudePlan | GemPlan] | None = None
+    plan: Callable[[str], CodexPlan | PiPlan | ClaudePlan | GemPlan | ChatPlan] | None = None
     raw: bytes | None = None
     reject: str | None = None
     comment: str = ""
@@ -90,6 +104,8 @@ class HostScenario:
             return CLAUDE_RULES
         if self.host == "gemini-cli":
             return GEMINI_RULES
+        if self.host == CHAT_LOOP:
+            return CHAT_RULES
         return ("HST-1", "HST-2")
 
 
@@ -109,6 +125,33 @@ SNAPSHOT_A = (
     "<state_snapshot>\nthe parser is fixed; next: the tests of the reader\n</state_snapshot>"
 )
 SNAPSHOT_B = "<state_snapshot>\nthe tests pass; next: the release notes\n</state_snapshot>"
+
+
+def _chat(*steps: Any, ask: str, **options: Any) -> Callable[[str], ChatPlan]:
+    return lambda era: ChatPlan(era=era, steps=tuple(steps), ask=ask, **options)
+
+
+NOTES_MD = b"# Project notes\n\n- try #compact when the answers slow down\n- **Resumed From:** x\n"
+
+
+def _chat_chain(*extra: Any, ask: str, **options: Any) -> Callable[[str], ChatPlan]:
+    """a -> b -> c by #compact, then d resumed from c in a new loop: three restorations."""
+    return _chat(
+        ChatStart("a"),
+        ChatAsk(),
+        ChatAsk(),
+        ChatCompact("b"),
+        ChatAsk(),
+        ChatCompact("c"),
+        ChatAsk(),
+        ChatExit(),
+        ChatStart("d", resume="c"),
+        ChatAsk(),
+        ChatExit(),
+        *extra,
+        ask=ask,
+        **options,
+    )
 
 
 def _claude(*steps: Any, **options: Any) -> Callable[[str], ClaudePlan]:
@@ -901,6 +944,306 @@ SCENARIOS: tuple[HostScenario, ...] = (
         ("JSV-3", "GEM-8"),
         ("gemini-snapshot",),
         _gem(Prompt(1), GemGarbage(), Prompt(1), Compress(), Prompt(1)),
+    ),
+    # -- basic-agent-chat-loop ---------------------------------------------------------------
+    HostScenario(
+        "chatloop-fresh",
+        CHAT_LOOP,
+        ("M1",),
+        "a session never compacted nor resumed, saved on exit with its summary; none",
+        ("BCL-5",),
+        ("chatloop-fresh",),
+        _chat(ChatStart("a"), ChatAsk(), ChatAsk(), ChatExit(), ask="a"),
+        comment="The summary markers at the end are written on every exit (BCL-5).",
+    ),
+    HostScenario(
+        "chatloop-one-compact",
+        CHAT_LOOP,
+        ("M1",),
+        "one #compact: the new session's file names the old one; one reboot",
+        ("BCL-5",),
+        ("chatloop-compact", "chatloop-fresh"),
+        _chat(
+            ChatStart("a"), ChatAsk(), ChatAsk(), ChatCompact("b"), ChatAsk(), ChatExit(), ask="b"
+        ),
+    ),
+    HostScenario(
+        "chatloop-compact-parent",
+        CHAT_LOOP,
+        ("M1",),
+        "the session that was compacted, asked about itself: its child is not its history; none",
+        ("BCL-5",),
+        ("chatloop-fresh", "chatloop-middle"),
+        _chat(
+            ChatStart("a"), ChatAsk(), ChatAsk(), ChatCompact("b"), ChatAsk(), ChatExit(), ask="a"
+        ),
+        comment="a.md holds the summary #compact wrote (BCL-5); b.md names it (BCL-4).",
+    ),
+    HostScenario(
+        "chatloop-resume",
+        CHAT_LOOP,
+        ("M1",),
+        "a session resumed with --resume in a new loop; one reboot",
+        (),
+        ("chatloop-resume",),
+        _chat(
+            ChatStart("a"),
+            ChatAsk(),
+            ChatExit(),
+            ChatStart("b", resume="a"),
+            ChatAsk(),
+            ChatExit(),
+            ask="b",
+        ),
+    ),
+    HostScenario(
+        "chatloop-resume-in-loop",
+        CHAT_LOOP,
+        ("M1",),
+        "#resume of an earlier session inside a running loop; one reboot",
+        ("BCL-4",),
+        ("chatloop-resume", "chatloop-other-sessions"),
+        _chat(
+            ChatStart("a"),
+            ChatAsk(),
+            ChatExit(),
+            ChatStart("b"),
+            ChatAsk(),
+            ChatResume("a", "c"),
+            ChatAsk(),
+            ChatExit(),
+            ask="c",
+        ),
+        comment="b.md, the session running when the user typed #resume, stays as it was: 0.",
+    ),
+    HostScenario(
+        "chatloop-chain",
+        CHAT_LOOP,
+        ("M1",),
+        "two #compact then a --resume in a new loop: a chain of three restorations; three reboots",
+        ("BCL-4",),
+        ("chatloop-chain", "chatloop-compact", "chatloop-resume"),
+        _chat_chain(ask="d"),
+    ),
+    HostScenario(
+        "chatloop-chain-middle",
+        CHAT_LOOP,
+        ("M1",),
+        "the second file of a chain of four, asked about: one reboot",
+        ("BCL-4",),
+        ("chatloop-middle", "chatloop-compact"),
+        _chat_chain(ask="b"),
+    ),
+    HostScenario(
+        "chatloop-chain-crlf",
+        CHAT_LOOP,
+        ("M1",),
+        "a chain written on Windows (CRLF, C:\\ paths); three reboots",
+        ("BCL-4",),
+        ("chatloop-crlf", "chatloop-chain"),
+        _chat_chain(ask="d", windows=True),
+    ),
+    HostScenario(
+        "chatloop-other-sessions",
+        CHAT_LOOP,
+        ("M1",),
+        "a folder of two chains, a fresh session and notes; the asked chain's two reboots",
+        ("BCL-4",),
+        ("chatloop-other-sessions", "chatloop-chain", "chatloop-resume"),
+        _chat(
+            ChatStart("x"),
+            ChatAsk(),
+            ChatCompact("y"),
+            ChatAsk(),
+            ChatExit(),
+            ChatStart("a"),
+            ChatAsk(),
+            ChatCompact("b"),
+            ChatAsk(),
+            ChatExit(),
+            ChatStart("f"),
+            ChatAsk(),
+            ChatExit(),
+            ChatStart("c", resume="b"),
+            ChatAsk(),
+            ChatExit(),
+            ChatStart("z", resume="y"),
+            ChatAsk(),
+            ChatCompact("w"),
+            ChatExit(),
+            ChatExtra("notes.md", NOTES_MD),
+            ask="c",
+        ),
+    ),
+    HostScenario(
+        "chatloop-quoted",
+        CHAT_LOOP,
+        ("M1",),
+        "a fresh session whose user pasted a Resumed From line, a restored section and "
+        "summary markers; none",
+        ("BCL-5",),
+        ("chatloop-quoted", "chatloop-fresh"),
+        _chat(ChatStart("a"), ChatAsk(), ChatAsk("restored"), ChatExit(), ask="a"),
+    ),
+    HostScenario(
+        "chatloop-quoted-compact",
+        CHAT_LOOP,
+        ("M1",),
+        "a #compact of a session whose user pasted summary markers: the host cuts the pasted "
+        "summary and restores all the same; one reboot",
+        ("BCL-5",),
+        ("chatloop-quoted", "chatloop-compact"),
+        _chat(
+            ChatStart("a"),
+            ChatAsk("restored"),
+            ChatCompact("b"),
+            ChatAsk("restored"),
+            ChatExit(),
+            ask="b",
+        ),
+        comment="The first start marker and the first end marker of a.md are the pasted ones.",
+    ),
+    HostScenario(
+        "chatloop-failed-compact",
+        CHAT_LOOP,
+        ("M1",),
+        "a #compact whose summary failed and one whose restoration prompt failed: the loop goes "
+        "on in the same file; none",
+        ("BCL-5",),
+        ("chatloop-failed-compact", "chatloop-fresh"),
+        _chat(
+            ChatStart("a"),
+            ChatAsk(),
+            ChatCompact(done=False, fails="summary"),
+            ChatAsk(),
+            ChatCompact(done=False, fails="restore"),
+            ChatAsk(),
+            ChatExit(),
+            ask="a",
+        ),
+    ),
+    HostScenario(
+        "chatloop-failed-extract",
+        CHAT_LOOP,
+        ("M1",),
+        "a #compact whose summary could not be cut out (a pasted end marker comes first), then "
+        "no further save; none",
+        ("BCL-5",),
+        ("chatloop-failed-compact", "chatloop-quoted"),
+        _chat(
+            ChatStart("a"),
+            ChatAsk("end-marker"),
+            ChatCompact(done=False, fails="extract"),
+            ask="a",
+        ),
+        comment="The file ends with the summary #compact saved; the session was never restored.",
+    ),
+    HostScenario(
+        "chatloop-m0",
+        CHAT_LOOP,
+        ("M0",),
+        "a session file of the chat loop before 1.6.0, which could not compact; none",
+        ("BCL-2",),
+        ("chatloop-m0",),
+        _chat(ChatStart("a"), ask="a"),
+    ),
+    HostScenario(
+        "chatloop-missing-link",
+        CHAT_LOOP,
+        ("M1",),
+        "the first session of a chain was deleted: the chain cannot be walked; rejected",
+        ("BCL-6", "ERR-16", "ERR-10"),
+        ("chatloop-broken-chain", "chatloop-chain", "rejection"),
+        _chat_chain(ChatDelete("a"), ask="d"),
+        reject="E-CHAIN",
+    ),
+    HostScenario(
+        "chatloop-cycle",
+        CHAT_LOOP,
+        ("M1",),
+        "an edit makes two restored sessions name each other: a cycle; rejected",
+        ("BCL-6", "ERR-16", "ERR-10"),
+        ("chatloop-cycle", "rejection"),
+        _chat_chain(ChatRelink("b", "c"), ask="d"),
+        reject="E-CHAIN",
+    ),
+    HostScenario(
+        "chatloop-same-second",
+        CHAT_LOOP,
+        ("M1",),
+        "two #compact within one second: the second session's file overwrote the first and "
+        "names itself; rejected",
+        ("BCL-6", "ERR-16", "ERR-10"),
+        ("chatloop-same-second", "chatloop-cycle", "rejection"),
+        _chat(
+            ChatStart("a"),
+            ChatAsk(),
+            ChatCompact("b"),
+            ChatCompact("c", same_second=True),
+            ChatAsk(),
+            ChatExit(),
+            ask="c",
+        ),
+    ),
+    HostScenario(
+        "chatloop-parent-outside",
+        CHAT_LOOP,
+        ("M1",),
+        "a restored session whose parent id leads out of its folder; rejected",
+        ("BCL-6", "ERR-16", "ERR-10"),
+        ("chatloop-broken-chain", "rejection"),
+        _chat_chain(ChatDamage("d", "outside"), ask="d"),
+        reject="E-CHAIN",
+    ),
+    HostScenario(
+        "chatloop-section-disagrees",
+        CHAT_LOOP,
+        ("M1",),
+        "a restored session whose section names another session than its header; rejected",
+        ("BCL-6", "ERR-16", "ERR-10"),
+        ("chatloop-broken-chain", "rejection"),
+        _chat_chain(ChatDamage("c", "disagree"), ask="d"),
+        reject="E-CHAIN",
+    ),
+    HostScenario(
+        "chatloop-parent-other-id",
+        CHAT_LOOP,
+        ("M1",),
+        "the previous session's file holds another session id; rejected",
+        ("BCL-6", "ERR-16", "ERR-10"),
+        ("chatloop-broken-chain", "rejection"),
+        _chat_chain(ChatDamage("b", "other-id"), ask="d"),
+        reject="E-CHAIN",
+    ),
+    HostScenario(
+        "chatloop-parent-not-session",
+        CHAT_LOOP,
+        ("M1",),
+        "the previous session's file lost its title line; rejected",
+        ("BCL-6", "BCL-1", "ERR-16", "ERR-10"),
+        ("chatloop-broken-chain", "rejection"),
+        _chat_chain(ChatDamage("c", "not-session"), ask="d"),
+        reject="E-CHAIN",
+    ),
+    HostScenario(
+        "chatloop-notes",
+        CHAT_LOOP,
+        ("M1",),
+        "a markdown file of notes beside the sessions, asked about: no session; rejected",
+        ("BCL-1", "HST-4", "ERR-13", "ERR-10"),
+        ("chatloop-not-session", "rejection"),
+        _chat(ChatStart("a"), ChatAsk(), ChatExit(), ChatExtra("notes.md", NOTES_MD), ask="notes.md"),
+        reject="E-HOST",
+    ),
+    HostScenario(
+        "chatloop-empty",
+        CHAT_LOOP,
+        ("M1",),
+        "an empty .md file: rejected",
+        ("BCL-1", "ERR-1", "ERR-10"),
+        ("chatloop-not-session", "rejection"),
+        _chat(ChatExtra("empty.md", b""), ask="empty.md"),
+        reject="E-EMPTY",
     ),
     # -- no host -------------------------------------------------------------------------
     HostScenario(

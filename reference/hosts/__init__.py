@@ -22,7 +22,8 @@ CODEX = "codex"
 PI = "pi"
 CLAUDE_CODE = "claude-code"
 GEMINI = "gemini-cli"
-HOSTS = (VSCODE, CODEX, PI, CLAUDE_CODE, GEMINI)  # HST-1, in spec/hosts.toml's order
+CHAT_LOOP = "basic-agent-chat-loop"
+HOSTS = (VSCODE, CODEX, PI, CLAUDE_CODE, GEMINI, CHAT_LOOP)  # HST-1, in spec/hosts.toml's order
 
 # HST-2, CLC-1: the Claude Code records that carry no `uuid`, and the member each one names
 # itself by (a resume-picker title row, a file backup snapshot, a queued prompt, title rows).
@@ -77,6 +78,8 @@ def detect(path: str | os.PathLike[str]) -> str:
     from ..replay import BOM, open_log, parse_json
 
     name = os.fspath(path)
+    if name.endswith(".md"):
+        return CHAT_LOOP  # HST-2, BCL-1: a markdown session file; its reader checks the header
     if name.endswith(".json"):
         return json_host(path)
 

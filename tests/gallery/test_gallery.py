@@ -50,7 +50,12 @@ def corpus() -> list[tuple[str, str, tuple[str, Any], frozenset[str]]]:
             if expect["outcome"] == "count"
             else ("reject", expect["error"])
         )
-        session = meta.parent / f"session.{case['container']}"
+        # a folder container names its input under input/ (spec/FIXTURES.md)
+        session = (
+            meta.parent / "input" / case["input"]
+            if "input" in case
+            else meta.parent / f"session.{case['container']}"
+        )
         cases.append((case["id"], str(session), wanted, frozenset(case["tags"])))
     return cases
 

@@ -44,6 +44,7 @@ from rebootspec.reference.errors import E_HOST, E_JSON, E_STATE, E_UNMEASURABLE,
 from rebootspec.reference.hosts import CODEX, PI, codex, detect, pi
 from rebootspec.reference.jsonvalues import W_SKIPPED, iter_values
 from rebootspec.reference.replay import BOM, _Replayer, load_path, parse_json
+from tests.gallery.chat_loop_counters import CHAT_LOOP_GALLERY
 
 Counter = Callable[[str], int]
 VOCAB = vocabulary()
@@ -586,6 +587,7 @@ GALLERY: dict[str, Counter] = {
     "vscode-rules-for-any-host": _vscode_rules_for_unknown,
     "zero-for-unknown-host": _zero_for_unknown,
     "greps-compact": _greps_compact,
+    **CHAT_LOOP_GALLERY,  # basic-agent-chat-loop (BCL-*): tests/gallery/chat_loop_counters.py
 }
 
 
