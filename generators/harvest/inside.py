@@ -87,6 +87,7 @@ def _finish(
                     "role": thread.role,
                     "file": target.name,
                     "caused": thread.caused,
+                    "answer": thread.answer or str(thread.caused),
                     "home_path": str(thread.path),
                 }
             )

@@ -161,3 +161,12 @@ def test_versions_before_1_6_only_run_the_plain_scenario() -> None:
     assert not chat_loop.supports("1.10.0", "nope")
     assert chat_loop.sessions_dir("1.5.1").name == "agent-conversations"
     assert chat_loop.sessions_dir("1.10.0").name == ".chat-sessions"
+
+
+def test_a_chain_that_loops_or_leaves_the_folder_is_the_spec_s_rejection() -> None:
+    links = {"b": "a", "self": "self", "orphan": "gone"}
+    names = ["a", "b", "self", "orphan"]
+    assert chat_loop.chain_answer(links, names, "b") == "1"
+    assert chat_loop.chain_answer(links, names, "a") == "0"
+    assert chat_loop.chain_answer(links, names, "self") == "reject:E-CHAIN"
+    assert chat_loop.chain_answer(links, names, "orphan") == "reject:E-CHAIN"

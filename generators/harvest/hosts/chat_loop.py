@@ -184,6 +184,19 @@ def chain_counts(links: Mapping[str, str], names: list[str]) -> dict[str, int]:
     return counts
 
 
+def chain_answer(links: Mapping[str, str], names: list[str], name: str) -> str:
+    """The spec's answer the record implies for ``name``: its count, or ``reject:E-CHAIN``
+    when its chain comes back to a file or leaves the folder's files (BCL-6)."""
+    seen: set[str] = set()
+    here = name
+    while here in links:
+        seen.add(here)
+        here = links[here]
+        if here in seen or here not in names:
+            return "reject:E-CHAIN"
+    return str(len(seen))
+
+
 Snapshot = dict[str, tuple[int, int]]
 
 
@@ -480,7 +493,8 @@ def drive(install: Install, version: str, scenario: str, logs: Path) -> Outcome:
     threads = []
     for name in names:
         role = "own" if name == asked[0] else ("asked" if name in asked else "other")
-        threads.append(Thread(name, role, s.folder / f"{name}.md", counts[name]))
+        answer = chain_answer(s.ledger.links, names, name)
+        threads.append(Thread(name, role, s.folder / f"{name}.md", counts[name], answer))
     # 1.5.x's .json twin of each session, the index the numbers of #resume come from, the log.
     extra = sorted(p for p in s.folder.iterdir() if p.suffix == ".json" and p.is_file())
     links = {child: s.ledger.links[child] for child in sorted(s.ledger.links)}

@@ -12,13 +12,15 @@ class Thread:
 
     ``role`` is "own" for the thread the scenario drives, "fork" or "subagent" for a thread
     started from it. ``caused`` counts the compactions the script caused in this thread's own
-    log per the server log; copies a fork or subagent inherits are not counted.
+    log per the server log; copies a fork or subagent inherits are not counted. ``answer`` is
+    set when the record implies a rejection instead (a chat-loop chain that loops, BCL-6).
     """
 
     thread: str
     role: str
     path: Path
     caused: int
+    answer: str = ""  # the spec's answer when it is not the count (``reject:E-CHAIN``)
 
 
 @dataclass
