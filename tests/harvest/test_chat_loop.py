@@ -8,6 +8,7 @@ against hand-written logs and folders.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import time
@@ -170,3 +171,22 @@ def test_a_chain_that_loops_or_leaves_the_folder_is_the_spec_s_rejection() -> No
     assert chat_loop.chain_answer(links, names, "a") == "0"
     assert chat_loop.chain_answer(links, names, "self") == "reject:E-CHAIN"
     assert chat_loop.chain_answer(links, names, "orphan") == "reject:E-CHAIN"
+
+
+@pytest.mark.harvest
+def test_a_real_chat_loop_writes_the_chain_its_stub_log_records(tmp_path: Path) -> None:
+    """basic-agent-chat-loop 1.10.0 from PyPI, two compactions: three files, each naming one."""
+    from rebootspec.generators.harvest import sanitize
+    from rebootspec.generators.harvest.run import harvest_one
+
+    result = harvest_one("chat-loop", "1.10.0", "compact-twice", tmp_path / "run")
+    assert not result.error, result.error
+    calls = chat_loop.read_log(tmp_path / "run" / "stub-log.jsonl")
+    assert [r.kind for r in chat_loop.restorations(calls)] == ["compaction", "compaction"]
+    threads = sorted(result.data["threads"], key=lambda t: t["file"])
+    assert [t["caused"] for t in threads] == [0, 1, 2]
+    for older, newer in itertools.pairwise(threads):
+        text = (tmp_path / "run" / newer["file"]).read_text()
+        assert f"**Resumed From:** {older['thread']}\n" in text
+        assert f"/home/dev/project/.chat-sessions/{older['file']}\n" in text
+    assert sanitize.scan([tmp_path / "run" / t["file"] for t in threads]) == []
