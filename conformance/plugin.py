@@ -33,7 +33,7 @@ from .runner.answers import AnswerReader
 from .runner.candidates import Candidate, CandidateError, startable
 from .runner.corpus import Case, CorpusError, known_hosts, known_tags, load_corpus
 from .runner.divergences import Divergence, DivergenceError, load_divergences
-from .runner.integrity import changes, combined, digest_tree
+from .runner.integrity import changes, combined, digest_tree, subtree_digest
 from .runner.profiles import Profile, ProfileError, claimed_profile, load_profile
 from .runner.records import Record, check_case
 from .runner.snapshots import SnapshotFolder, read_expectation, snapshot_root
@@ -103,10 +103,10 @@ class ConformanceRun:
 
     def input_digest(self, case: Case) -> str | None:
         try:
-            rel = case.input.relative_to(self.corpus).as_posix()
+            rel = case.copied.relative_to(self.corpus).as_posix()
         except ValueError:
             return None
-        return self.corpus_tree.get(rel, "missing at start")
+        return subtree_digest(self.corpus_tree, rel) or "missing at start"
 
     def selection(self) -> dict[str, Any]:
         """What chose the cases: -k, -m, explicit node IDs, --deselect, and how many ran."""

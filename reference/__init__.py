@@ -33,11 +33,17 @@ FAST_FROM_BYTES = 16 * 2**20
 
 
 def count_path(
-    path: str | os.PathLike[str], *, readable: bool = False, host: str | None = None
+    path: str | os.PathLike[str],
+    *,
+    readable: bool = False,
+    host: str | None = None,
+    session: str | None = None,
 ) -> Count | RecordCount:
-    """Count the reboots of one session file of any host; raises Rejection (ERR-*).
+    """Count the reboots of one session of any host; raises Rejection (ERR-*).
 
-    `host` names the host (HST-3); without it the content decides (HST-2).
+    `host` names the host (HST-3); without it the content decides (HST-2). `session` names the
+    session inside a store of several (an opencode database or storage folder, ERR-15); a file
+    that is one session's log (every other host) is that session, and the id is not read.
     """
     from .hosts import CHAT_LOOP, HOSTS, VSCODE, detect
 

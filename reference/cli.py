@@ -98,11 +98,19 @@ def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
             "host wrote it (HST-2)",
         )
         sub.add_argument(
+            "in_store",
+            nargs="?",
+            metavar="SESSION",
+            help="after a path that holds several sessions (an opencode database or storage "
+            "folder): the session to count (the same as --session ID with a path)",
+        )
+        sub.add_argument(
             "--session",
             metavar="ID",
-            help="instead of a path: the session with this id (or a unique prefix of it) in "
-            "the stores of VS Code, Codex and pi on this machine (spec/STORES.md; "
-            f"{VSCODE_USER_DATA_ENV}, CODEX_HOME, PI_CODING_AGENT_DIR move them)",
+            help="without a path: the session with this id (or a unique prefix of it) in "
+            "the stores of every host on this machine (spec/STORES.md; "
+            f"{VSCODE_USER_DATA_ENV}, CODEX_HOME, PI_CODING_AGENT_DIR... move them); with a "
+            "path that holds several sessions: the one to count there",
         )
         sub.add_argument(
             "--host",
@@ -149,19 +157,22 @@ class Args:
         self.readable = False
         self.host: str | None = None
         self.session: str | None = None  # `--session ID` is argparse's: never read here
+        self.in_store: str | None = None  # `count PATH SESSION`
 
 
 def quick_args(argv: list[str]) -> Args | None:
-    """The command line read without argparse, for the plain forms only: `count|explain PATH`
-    with `--retry N` (0-100, ASCII digits), `--readable` and `--host H`, in any order. Anything
-    else (help, `--opt=value`, abbreviations, `--`, a second path, a bad value) returns None and
-    argparse reads it, so its answers and messages are argparse's."""
+    """The command line read without argparse, for the plain forms only: `count|explain PATH
+    [SESSION]` with `--retry N` (0-100, ASCII digits), `--readable` and `--host H`, in any
+    order. Anything else (help, `--opt=value`, abbreviations, `--`, a third word, a bad value)
+    returns None and argparse reads it, so its answers and messages are argparse's."""
     if not argv or argv[0] not in EXAMPLES:
         return None
     args = Args(argv[0], "")
     path: str | None = None
     words = iter(argv[1:])
+    after_path = False  # argparse takes SESSION only right after PATH (one run of positionals)
     for word in words:
+        follows, after_path = after_path, False
         if word == "--readable":
             args.readable = True
         elif word == "--retry":
@@ -174,10 +185,14 @@ def quick_args(argv: list[str]) -> Args | None:
             if value not in HOST_CHOICES:
                 return None
             args.host = value
-        elif word.startswith("-") or path is not None:
+        elif word.startswith("-") or args.in_store is not None:
             return None
+        elif path is None:
+            path, after_path = word, True
+        elif follows:
+            args.in_store = word
         else:
-            path = word
+            return None
     if path is None:
         return None
     args.path = path
@@ -185,7 +200,11 @@ def quick_args(argv: list[str]) -> Args | None:
 
 
 def count_with_retry(
-    path: str, retries: int, readable: bool = False, host: str | None = None
+    path: str,
+    retries: int,
+    readable: bool = False,
+    host: str | None = None,
+    session: str | None = None,
 ) -> Count | RecordCount:
     """ERR-11: E-EMPTY and E-JSON may be transient on a file VS Code is rewriting.
 
@@ -196,7 +215,7 @@ def count_with_retry(
     attempt = 0
     while True:
         try:
-            result = count_path(path, readable=readable, host=host)
+            result = count_path(path, readable=readable, host=host, session=session)
         except Rejection as rejection:
             if attempt >= retries or rejection.code not in TRANSIENT:
                 raise
@@ -226,24 +245,28 @@ def main(
         except SystemExit as stop:
             return int(stop.code or 0)
     found: dict[str, str] = {}
-    if (args.path is None) == (args.session is None):
-        err.write("usage error: give a session file or --session ID, not both (try --help)\n")
+    in_store: str | None = getattr(args, "in_store", None)
+    if in_store is not None and args.session is not None and in_store != args.session:
+        err.write("usage error: two different sessions named (try --help)\n")
         return EXIT_USAGE
-    if args.session is not None:
+    if args.path is None and args.session is None:
+        err.write("usage error: give a session file or --session ID (try --help)\n")
+        return EXIT_USAGE
+    if args.path is not None:  # `PATH SESSION` or `PATH --session ID`: the session in PATH
+        in_store = in_store or args.session
+    else:
         from .session_lookup import resolve  # only here: `count PATH` stays lean
 
         code = resolve(args.session, found, err)
         if code != EXIT_ANSWER:
             return code
     path: str = found.get("file", args.path)
-    if not os.path.lexists(path):  # PRO-2: the caller's mistake, not the log's
-        err.write(f"error: {path}: cannot read: no such file\n")
-        return EXIT_USAGE
-    if os.path.splitext(path)[1] not in (".json", ".jsonl") and not path.endswith(".jsonl.zst"):
-        err.write(f"error: {path}: not a .json, .jsonl or .jsonl.zst file\n")
+    problem = unusable(path)
+    if problem is not None:  # PRO-2: the caller's mistake, not the log's
+        err.write(f"error: {path}: {problem}\n")
         return EXIT_USAGE
     try:
-        result = count_with_retry(path, args.retry, args.readable, args.host)
+        result = count_with_retry(path, args.retry, args.readable, args.host, in_store)
     except Rejection as rejection:  # ERR-10: exit 1, one line on stderr, nothing on stdout
         err.write(f"error: {path}:{rejection.line}: {rejection.code}: {rejection.reason}\n")
         return EXIT_REJECTED
@@ -270,6 +293,29 @@ def main(
     else:
         out.write(explain(result))
     return EXIT_ANSWER
+
+
+# What a session can be read from: a log file by its extension (VS Code, Codex, pi, Claude Code,
+# Gemini CLI; basic-agent-chat-loop's .md), an opencode database (its SQLite header, whatever
+# its name) or an opencode storage folder.
+LOG_SUFFIXES = (".json", ".jsonl", ".jsonl.zst", ".md", ".db")
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def unusable(path: str) -> str | None:
+    """Why `path` names nothing a reader takes (exit 2), or None: a missing path, or a file of
+    another kind. What a taken file holds is the readers' to judge (exit 1)."""
+    if not os.path.lexists(path):
+        return "cannot read: no such file"
+    if os.path.isdir(path) or path.endswith(LOG_SUFFIXES):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            if handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
+                return None
+    except OSError:
+        return None  # the reader reports it (E-READ, or cannot read)
+    return "not a .json, .jsonl, .jsonl.zst or .md file, a database or a storage folder"
 
 
 def explain_records(result: RecordCount) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..runner.answers import AnswerReader, PatternReader
-from ..runner.candidates import CandidateError, Isolation, confined_run, private_workdir
+from ..runner.candidates import CandidateError, CaseInput, Isolation, confined_run, private_workdir
 from ..runner.outcome import RunResult
 from .vscode_tree import FLAVOR, SESSION_ID, WORKSPACE_HASH, lay_session, preset_folders
 
@@ -50,7 +50,11 @@ class RebootCountPreset:
     def program(self) -> str:
         return sys.executable
 
-    def run(self, source: Path, timeout: float) -> RunResult:
+    def run(self, source: CaseInput | Path, timeout: float) -> RunResult:
+        given = CaseInput.of(source)
+        if given.root is not None:  # HST-1: the preset claims VS Code's one-file sessions only
+            return RunResult(start_error=f"{self.name}: takes one VS Code session file per case")
+        source = given.path
         with private_workdir() as root:
             work, home = preset_folders(root, source)
             appdata = home / "AppData" / "Roaming"

@@ -5,8 +5,9 @@ This module holds the base types and the confinement every candidate shares; the
 `presets.parse_candidate`, so nothing here imports an adapter.
 
 Every candidate gets a private, read-only copy of the case's input, named `session.jsonl` or
-`session.json`, in a fresh temporary folder that is also its working directory and holds
-nothing else; its environment is an allowlist (`candidate_env`), so nothing names the case and
+`session.json` (or, for a case whose input is a folder of files, that folder copied whole as
+`input/`), in a fresh temporary folder that is also its working directory and holds nothing
+else; its environment is an allowlist (`candidate_env`), so nothing names the case and
 no relative path reaches the corpus or the snapshots. `run` always returns a `RunResult` (never
 raises for the candidate's sake). The folder is removed without following symbolic links.
 """
@@ -36,8 +37,43 @@ class CandidateError(Exception):
     """A candidate specification that cannot work (one line, shown as a usage error)."""
 
 
+@dataclass(frozen=True)
+class CaseInput:
+    """What one case gives a candidate (PRO-1).
+
+    `path` is the corpus path `{path}` names: the one input file, or a file or folder under
+    `root`, the `input/` folder that is then copied whole (an opencode database with its WAL, a
+    chain of basic-agent-chat-loop session files). `session` is what `{session}` names.
+    """
+
+    path: Path
+    root: Path | None = None
+    session: str | None = None
+
+    @classmethod
+    def of(cls, given: CaseInput | Path) -> CaseInput:
+        """A bare path is a case of one file and no session (fuzzing, the presets' tests)."""
+        return given if isinstance(given, CaseInput) else cls(Path(given))
+
+    def place(self, workdir: Path) -> Path:
+        """Copy the input into `workdir` read-only; the path the candidate is given."""
+        if self.root is None:
+            return place_copy(self.path, workdir / neutral_name(self.path))
+        target = workdir / INPUT_FOLDER
+        shutil.copytree(self.root, target, symlinks=True)
+        for folder, _, names in os.walk(target):
+            for name in names:
+                with contextlib.suppress(OSError):
+                    os.chmod(os.path.join(folder, name), 0o444)
+        return target / self.path.relative_to(self.root)
+
+
+# PRO-1: the name of the copied folder of a case whose input is several files.
+INPUT_FOLDER = "input"
+
+
 class Candidate(Protocol):
-    """Something that answers for one session file."""
+    """Something that answers for one case's input."""
 
     def describe(self) -> list[str]:
         """The argv (or a name) for report headers."""
@@ -45,7 +81,7 @@ class Candidate(Protocol):
 
     def default_reader(self) -> AnswerReader: ...
 
-    def run(self, source: Path, timeout: float) -> RunResult: ...
+    def run(self, source: CaseInput | Path, timeout: float) -> RunResult: ...
 
 
 # PRO-1: the variables a candidate inherits (plus `--pass-env NAME`); nothing else.
@@ -177,18 +213,30 @@ class CommandCandidate:
     def default_reader(self) -> AnswerReader:
         return JsonPointerReader()
 
-    def command_for(self, path: Path) -> list[str]:
-        if any("{path}" in word for word in self.argv):
-            return [word.replace("{path}", str(path)) for word in self.argv]
-        return [*self.argv, str(path)]
+    def command_for(self, path: Path, session: str | None = None) -> list[str]:
+        """The argv for one case (PRO-1): `{path}` and `{session}` replaced, or the path (and
+        the session, when the case names one) appended; with no session, a word holding
+        `{session}` is left out."""
+        words = [word.replace("{path}", str(path)) for word in self.argv]
+        if session is None:
+            words = [word for word in words if "{session}" not in word]
+        else:
+            words = [word.replace("{session}", session) for word in words]
+        if not any("{path}" in word for word in self.argv):
+            words.append(str(path))
+        if session is not None and not any("{session}" in word for word in self.argv):
+            words.append(session)
+        return words
 
     def program(self) -> str:
         return self.argv[0]
 
-    def run(self, source: Path, timeout: float) -> RunResult:
+    def run(self, source: CaseInput | Path, timeout: float) -> RunResult:
+        given = CaseInput.of(source)
         with private_workdir() as workdir:
-            copy = place_copy(source, workdir / neutral_name(source))
-            return confined_run(self.command_for(copy), workdir, timeout, self.isolation)
+            copy = given.place(workdir)
+            argv = self.command_for(copy, given.session)
+            return confined_run(argv, workdir, timeout, self.isolation)
 
 
 @dataclass(frozen=True)
@@ -205,15 +253,19 @@ class ReferenceCandidate:
     def default_reader(self) -> AnswerReader:
         return JsonPointerReader()
 
-    def run(self, source: Path, timeout: float) -> RunResult:
+    def run(self, source: CaseInput | Path, timeout: float) -> RunResult:
         from ...reference.cli import main
 
+        given = CaseInput.of(source)
         with private_workdir() as workdir:
-            copy = place_copy(source, workdir / neutral_name(source))
+            copy = given.place(workdir)
+            argv = ["count", str(copy)]
+            if given.session is not None:
+                argv += ["--session", given.session]
             out, err = io.StringIO(), io.StringIO()
             started = time.monotonic()
             try:
-                code = main(["count", str(copy)], out, err)
+                code = main(argv, out, err)
             except Exception as error:  # a bug in the reference is a crash, not a traceback
                 return RunResult(
                     start_error=f"the reference raised {type(error).__name__}: {error}",
@@ -240,8 +292,8 @@ def anchored(argv: Sequence[str], base: Path) -> tuple[str, ...]:
 
     - the program, when it is a relative path (`./mytool`, `bin/mytool`); a bare name
       (`mytool`) is left to the PATH lookup, as a shell does;
-    - each argument that is not an option (no leading `-`), holds no `{path}`, and names an
-      existing file or folder relative to `base` (`mytool.js`, `conf/rules.toml`).
+    - each argument that is not an option (no leading `-`), holds no `{path}` or `{session}`,
+      and names an existing file or folder relative to `base` (`mytool.js`, `conf/rules.toml`).
 
     `os.path.abspath`, not `resolve`: a symbolic link keeps its name (a multi-call program
     looks at the name it was called by).
@@ -252,7 +304,9 @@ def anchored(argv: Sequence[str], base: Path) -> tuple[str, ...]:
         words[0] = os.path.abspath(os.path.join(base, program))
     for index in range(1, len(words)):
         word = words[index]
-        if not word or word.startswith("-") or "{path}" in word or os.path.isabs(word):
+        if not word or word.startswith("-") or os.path.isabs(word):
+            continue
+        if "{path}" in word or "{session}" in word:
             continue
         if os.path.exists(os.path.join(base, word)):
             words[index] = os.path.abspath(os.path.join(base, word))

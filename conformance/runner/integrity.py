@@ -73,3 +73,23 @@ def changes(before: dict[str, str], after: dict[str, str], label: str) -> list[s
         elif before[rel] != after[rel]:
             out.append(f"{label}/{rel} (changed)")
     return out
+
+
+def input_digest(path: Path) -> str | None:
+    """The digest of a case's input as copied for a candidate: a file's own, or for a folder
+    input (`input/`) the combined digest of its tree; None when it is neither any more."""
+    try:
+        if stat.S_ISDIR(os.lstat(path).st_mode):
+            return combined(digest_tree(path))
+    except OSError:
+        return None
+    return file_digest(path)
+
+
+def subtree_digest(tree: dict[str, str], rel: str) -> str | None:
+    """`input_digest` of the file or folder `rel` from a `digest_tree` taken at the start."""
+    if rel in tree:
+        return tree[rel]
+    prefix = rel.rstrip("/") + "/"
+    inner = {key[len(prefix) :]: value for key, value in tree.items() if key.startswith(prefix)}
+    return combined(inner) if inner else None

@@ -12,10 +12,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .answers import AnswerReader
-from .candidates import Candidate
+from .candidates import Candidate, CaseInput
 from .corpus import Case
 from .divergences import Divergence
-from .integrity import file_digest
+from .integrity import input_digest as digest_of
 from .outcome import Gate, Outcome, Verdict, classify
 from .profiles import Profile
 
@@ -128,15 +128,15 @@ def check_case(
         detail = "no snapshot pins this case: review case.toml, then run with --snapshot-update"
         return Record(**base, actual=None, outcome=Outcome.UNPINNED, gate=Gate.FAIL, detail=detail)
     if input_digest is not None:
-        now = file_digest(case.input)
+        now = digest_of(case.copied)
         if now != input_digest:
             state = "vanished" if now is None else "changed"
-            detail = f"the input {case.input} {state} during the run (the corpus is not intact)"
+            detail = f"the input {case.copied} {state} during the run (the corpus is not intact)"
             return Record(
                 **base, actual=None, outcome=Outcome.CORPUS_ERROR, gate=Gate.FAIL, detail=detail
             )
     started = time.monotonic()
-    run = candidate.run(case.input, timeout)
+    run = candidate.run(CaseInput(case.input, case.input_root, case.session), timeout)
     verdict = classify(
         expected,
         run,

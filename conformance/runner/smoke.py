@@ -76,6 +76,14 @@ _HINTS = {
 }
 
 
+def _size(case: Case) -> int:
+    """The bytes of a case's input (every file of a folder input): smaller is easier."""
+    root = case.copied
+    if root.is_dir():
+        return sum(path.stat().st_size for path in root.rglob("*") if path.is_file())
+    return root.stat().st_size
+
+
 def choose(cases: list[Case]) -> list[tuple[str, Case | None]]:
     """The smoke cases (None where the corpus has no case of that kind)."""
     chosen: list[tuple[str, Case | None]] = []
@@ -83,7 +91,7 @@ def choose(cases: list[Case]) -> list[tuple[str, Case | None]]:
     for pick in PICKS:
         fits = [c for c in cases if c.id not in used and pick.wants(c)]
         # A case whose count 2.0 changed comes last: the smoke checks the wiring, not the rules.
-        fits.sort(key=lambda c: (CHANGED in c.tags, len(c.tags), c.input.stat().st_size, c.id))
+        fits.sort(key=lambda c: (CHANGED in c.tags, len(c.tags), _size(c), c.id))
         best = fits[0] if fits else None
         if best is not None:
             used.add(best.id)

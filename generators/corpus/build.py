@@ -7,6 +7,7 @@ removed and its ID retired (appended to fixtures/retired.txt), so it is never us
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Protocol, TextIO
@@ -16,7 +17,12 @@ from .cases import all_cases, missing_ids
 
 
 class Case(Protocol):
-    """What the build needs of a case: a VS Code case (`cases.Case`) or a host case."""
+    """What the build needs of a case: a VS Code case (`cases.Case`) or a host case.
+
+    A case of one input file names it (`file_name`, `data`); a case whose input is a folder of
+    files (spec/FIXTURES.md, "Inputs of several files") also has `files()`, every input file
+    by its path relative to the case folder, which `case_files` then uses instead.
+    """
 
     @property
     def id(self) -> str: ...
@@ -45,13 +51,32 @@ GITATTRIBUTES = (
 )
 
 
+def case_files(case: Case) -> dict[str, bytes]:
+    """The case's input files by their path relative to its folder (`session.jsonl`, or the
+    files under `input/` of a folder container)."""
+    several = getattr(case, "files", None)
+    if several is not None:
+        return dict(several())
+    return {case.file_name: case.data}
+
+
 def expected_files(cases: list[Case]) -> dict[Path, bytes]:
     """Every file a fresh build writes, relative to fixtures/."""
     files: dict[Path, bytes] = {Path(".gitattributes"): GITATTRIBUTES}
     for case in cases:
         files[Path(case.id) / casefile.CASE_FILE] = case.toml().encode("utf-8")
-        files[Path(case.id) / case.file_name] = case.data
+        for name, data in case_files(case).items():
+            files[Path(case.id) / name] = data
     return files
+
+
+def _files_under(folder: Path) -> list[Path]:
+    """Every file (and link) under a case folder, sorted, as paths relative to fixtures/."""
+    return sorted(
+        path.relative_to(folder.parent)
+        for path in folder.rglob("*")
+        if path.is_file() or path.is_symlink()
+    )
 
 
 def generated_folders(fixtures: Path) -> list[Path]:
@@ -79,9 +104,9 @@ def differences(fixtures: Path, cases: list[Case], whole: bool) -> list[str]:
         if whole and folder.name not in case_ids:
             problems.append(f"stale generated case: {folder.name} (no scenario makes it)")
         elif folder.name in case_ids:
-            for path in sorted(folder.iterdir()):
-                if Path(folder.name) / path.name not in wanted:
-                    problems.append(f"extra file: {folder.name}/{path.name}")
+            for relative in _files_under(folder):
+                if relative not in wanted:
+                    problems.append(f"extra file: {relative.as_posix()}")
     return problems
 
 
@@ -103,19 +128,20 @@ def write(fixtures: Path, cases: list[Case], whole: bool, out: TextIO) -> int:
         retired = []
         for folder in generated_folders(fixtures):
             if folder.name not in case_ids:
-                for path in folder.iterdir():
-                    path.unlink()
-                folder.rmdir()
+                shutil.rmtree(folder)
                 retired.append(folder.name)
         if retired:
             with (fixtures / "retired.txt").open("a", encoding="utf-8") as handle:
                 handle.writelines(f"{case_id}\n" for case_id in retired)
             out.write(f"retired {len(retired)} stale generated cases: {', '.join(retired)}\n")
+    wanted = expected_files(cases)
     for case in cases:
-        folder = fixtures / case.id
-        for path in sorted(folder.iterdir()):
-            if path.name not in (casefile.CASE_FILE, case.file_name):
-                path.unlink()
+        for relative in _files_under(fixtures / case.id):
+            if relative not in wanted:
+                (fixtures / relative).unlink()
+        for folder in sorted((fixtures / case.id).rglob("*"), reverse=True):
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()  # a folder of the input that no file is in any more
     out.write(f"wrote {len(cases)} generated cases into {fixtures}\n")
     return 0
 

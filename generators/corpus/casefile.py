@@ -29,7 +29,12 @@ SPEC = SPEC_DIR
 CASE_FILE = "case.toml"
 TAGS_FILE = "tags.toml"
 SCHEMA_FILE = "case.schema.json"
-CONTAINERS = ("jsonl", "json")
+CONTAINERS = ("jsonl", "json", "sqlite", "storage", "markdown")
+# The containers whose input is a folder of files (`input/`, copied whole) and the `input` key
+# naming the path under it that the candidate is given (spec/FIXTURES.md, "Inputs of several
+# files"): an opencode database or storage folder, basic-agent-chat-loop session files.
+FOLDER_CONTAINERS = ("sqlite", "storage", "markdown")
+INPUT_FOLDER = "input"
 # A four-character ID, or a real log's `realworld-<slug>` (spec/FIXTURES.md, "Real logs").
 ID_PATTERN = re.compile(r"^(?:[A-HJ-NP-Z2-9]{4}|realworld-[a-z0-9-]+)$")
 # A rule is defined by a heading that starts with its ID (`### RPL-7 Push`, `## PRO-2 ...`).
@@ -51,7 +56,13 @@ class CaseFileError(Exception):
 
 @dataclass(frozen=True)
 class CaseMeta:
-    """One case as a reader needs it (the runner's `Case`): its metadata and its input's path."""
+    """One case as a reader needs it (the runner's `Case`): its metadata and its input's path.
+
+    `input` is what the candidate is given as `{path}` (PRO-1): `session.<container>`, or for a
+    folder container the file or folder that `input` names under `input/`; `input_root` is then
+    that `input/` folder, which is copied whole. `session` is the session the question is about
+    (`{session}`), when the case names one.
+    """
 
     id: str
     title: str
@@ -63,6 +74,13 @@ class CaseMeta:
     input: Path
     provenance: str = ""
     host: str = DEFAULT_HOST
+    input_root: Path | None = None
+    session: str | None = None
+
+    @property
+    def copied(self) -> Path:
+        """What a candidate gets a copy of: the one input file, or the whole `input/` folder."""
+        return self.input if self.input_root is None else self.input_root
 
     def expected_answer(self) -> dict[str, Any]:
         """The normative answer as a snapshot pins it: the count, or only "reject" (PRO-2)."""
@@ -134,9 +152,10 @@ def _checked(meta: dict[str, Any], folder: Path) -> CaseMeta:
     host = meta.get("host", DEFAULT_HOST)
     if not isinstance(host, str) or not host:
         raise ValueError(f"host {host!r} is not a host name")
-    source = folder / f"session.{container}"
-    if not source.is_file():
-        raise ValueError(f"the input {source.name} is missing")
+    source, root = _input_paths(meta, folder, container)
+    session = meta.get("session")
+    if session is not None and (not isinstance(session, str) or not session):
+        raise ValueError(f"session {session!r} is not a session id")
     return CaseMeta(
         id=case_id,
         title=str(meta["title"]),
@@ -148,7 +167,33 @@ def _checked(meta: dict[str, Any], folder: Path) -> CaseMeta:
         host=host,
         expect=expect,
         input=source,
+        input_root=root,
+        session=session,
     )
+
+
+def _input_paths(meta: dict[str, Any], folder: Path, container: str) -> tuple[Path, Path | None]:
+    """(what `{path}` names, the folder copied whole or None) for a case's container."""
+    if container not in FOLDER_CONTAINERS:
+        if "input" in meta:
+            raise ValueError(f"input is only for the containers {', '.join(FOLDER_CONTAINERS)}")
+        source = folder / f"session.{container}"
+        if not source.is_file():
+            raise ValueError(f"the input {source.name} is missing")
+        return source, None
+    rel = meta.get("input")
+    if not isinstance(rel, str) or not rel:
+        raise ValueError(f'a {container} case names its input: input = "PATH under input/"')
+    parts = Path(rel).parts
+    if Path(rel).is_absolute() or ".." in parts or "\\" in rel:
+        raise ValueError(f"input {rel!r} is not a relative path under {INPUT_FOLDER}/")
+    root = folder / INPUT_FOLDER
+    if not root.is_dir():
+        raise ValueError(f"the input folder {INPUT_FOLDER}/ is missing")
+    source = root / rel if rel != "." else root
+    if not (source.is_file() or source.is_dir()):
+        raise ValueError(f"the input {INPUT_FOLDER}/{rel} is missing")
+    return source, root
 
 
 def schema_problems(meta: dict[str, Any], spec: Path = SPEC, root: str = "<root>") -> list[str]:

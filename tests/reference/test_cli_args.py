@@ -23,7 +23,7 @@ def argparse_reading(argv: list[str]) -> tuple[object, ...] | None:
         args = build_parser().parse_args(argv)
     except SystemExit:
         return None
-    return (args.command, args.path, args.retry, args.readable, args.host)
+    return (args.command, args.path, args.in_store, args.retry, args.readable, args.host)
 
 
 @pytest.mark.parametrize("length", [1, 2, 3, 4, 5])
@@ -39,9 +39,8 @@ def test_quick_reading_agrees_with_argparse(
         quick = quick_args(list(argv))
         if quick is None:
             continue
-        assert (quick.command, quick.path, quick.retry, quick.readable, quick.host) == (
-            argparse_reading(list(argv))
-        ), argv
+        reading = (quick.command, quick.path, quick.in_store, quick.retry, quick.readable)
+        assert (*reading, quick.host) == (argparse_reading(list(argv))), argv
     capsys.readouterr()
 
 
@@ -93,3 +92,46 @@ def test_an_edited_era_table_is_parsed(tmp_path: Path) -> None:
     path = Path(str(tmp_path)) / "eras.toml"
     path.write_bytes(Path(eras.ERAS_FILE).read_bytes().replace(b"Compacted", b"Kompaktiert"))
     assert eras.load_table(str(path)) == tomllib.loads(path.read_text())
+
+
+def run_count(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_a_path_and_a_session_ask_about_that_session_in_the_path(tmp_path: Path) -> None:
+    """`count PATH SESSION` and `count PATH --session ID` are one question (PRO-1's appended
+    id); naming two different sessions is a usage error, never a guess."""
+    log = tmp_path / "s.jsonl"
+    log.write_bytes(b'{"kind":0,"v":{"requests":[]}}\n')
+    assert quick_args(["count", str(log), "ses_1"]) is not None
+    plain = run_count(["count", str(log)])
+    assert run_count(["count", str(log), "ses_1"]) == plain  # one session's log: id not read
+    assert run_count(["count", str(log), "--session", "ses_1"]) == plain
+    code, out, err = run_count(["count", str(log), "ses_1", "--session", "ses_2"])
+    assert (code, out) == (2, "") and err.startswith("usage error: two different sessions")
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "usable"),
+    [
+        ("notes.txt", b"hello", False),
+        ("opencode.db", b"not a database", True),  # by name: the reader judges its content
+        ("store", b"SQLite format 3\x00" + bytes(84), True),  # by its header, whatever its name
+        ("chat.md", b"# Agent Session", True),
+    ],
+)
+def test_what_a_path_may_be(tmp_path: Path, name: str, data: bytes, usable: bool) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    code, _, err = run_count(["count", str(path)])
+    if usable:
+        assert code != 2, err
+    else:
+        assert (
+            code == 2
+            and err
+            == f"error: {path}: not a .json, .jsonl, .jsonl.zst or .md "
+            "file, a database or a storage folder\n"
+        )
