@@ -72,7 +72,12 @@ def test_every_listed_file_exists_and_every_session_file_is_listed() -> None:
         assert isinstance(inputs, list)
         assert not inputs or entry["file"] in inputs, entry["file"]
         listed |= {str(name) for name in inputs}
-    chat_loop = [p for p in FOLDER.glob("chatloop-*/*") if p.suffix in (".md", ".json")]
+    # The chat loop's .index.json stays beside the sessions as evidence, not as a case input.
+    chat_loop = [
+        p
+        for p in FOLDER.glob("chatloop-*/*")
+        if p.suffix in (".md", ".json") and p.stem != ".index"
+    ]
     on_disk = {
         str(path.relative_to(FOLDER))
         for path in [*FOLDER.rglob("*.jsonl"), *FOLDER.rglob("session-*.json"), *chat_loop]
