@@ -339,13 +339,21 @@ class Script:
         self.logs = logs
         self.runs = 0
         self.codes: list[int] = []
+        self.loops: list[Loop] = []
 
     def start(self, *args: str) -> Loop:
         self.runs += 1
         stdout = self.logs / f"chat-loop-{self.runs}.stdout.txt"
         loop = Loop(self.binary, list(args), self.ledger, stdout)
-        # Start-up (agent load) makes no call; the banner's prompt is up before input is read.
+        self.loops.append(loop)
         return loop
+
+    def close(self) -> None:
+        """End any loop a failed step left running (only the processes this script started)."""
+        for loop in self.loops:
+            if loop.process.poll() is None:
+                loop.process.kill()
+                loop.process.wait()
 
     def end(self, loop: Loop, calls: int) -> None:
         self.codes.append(loop.finish(calls))
@@ -453,16 +461,19 @@ def _play(install: Install, version: str, scenario: str, logs: Path) -> tuple[Sc
     """Run the scenario once; the session names asked about, the asked one first."""
     _prepare()
     s = Script(install, version, logs)
-    if scenario in ("compact", "compact-twice"):
-        asked = [_compact(s, scenario == "compact-twice")]
-    elif scenario == "resume":
-        asked = [_resume(s)]
-    elif scenario == "failure":
-        asked = list(_failure(s))
-    elif scenario == "collision":
-        asked = [_collision(s)]
-    else:
-        asked = [_plain(s)]
+    try:
+        if scenario in ("compact", "compact-twice"):
+            asked = [_compact(s, scenario == "compact-twice")]
+        elif scenario == "resume":
+            asked = [_resume(s)]
+        elif scenario == "failure":
+            asked = list(_failure(s))
+        elif scenario == "collision":
+            asked = [_collision(s)]
+        else:
+            asked = [_plain(s)]
+    finally:
+        s.close()
     return s, asked
 
 
@@ -498,5 +509,10 @@ def drive(install: Install, version: str, scenario: str, logs: Path) -> Outcome:
     # 1.5.x's .json twin of each session, the index the numbers of #resume come from, the log.
     extra = sorted(p for p in s.folder.iterdir() if p.suffix == ".json" and p.is_file())
     links = {child: s.ledger.links[child] for child in sorted(s.ledger.links)}
-    record: dict[str, object] = {"links": links, "asked": asked, "restorations": kinds}
+    record: dict[str, object] = {
+        "links": links,
+        "link_kinds": {child: s.ledger.kinds[child] for child in links},
+        "asked": asked,
+        "restorations": kinds,
+    }
     return Outcome(threads, notes, files=[*extra, STUB_LOG], record=record)
