@@ -39,9 +39,11 @@ def load(folder: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("folder", CASES, ids=[p.name for p in CASES])
 def test_the_reference_meets_the_expectation(folder: Path) -> None:
     meta = load(folder)
-    path = folder / f"session.{meta['container']}"
+    rel = meta.get("input")  # a folder container's input/<input> (spec/FIXTURES.md)
+    path = folder / "input" / rel if rel else folder / f"session.{meta['container']}"
     out, err = io.StringIO(), io.StringIO()
-    code = reference_cli(["count", str(path)], out, err)
+    session = ["--session", meta["session"]] if "session" in meta else []
+    code = reference_cli(["count", str(path), *session], out, err)
     expect = meta["expect"]
     if expect["outcome"] == "count":
         assert code == 0, err.getvalue()
