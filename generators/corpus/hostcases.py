@@ -141,7 +141,10 @@ def generate_chat_loop(scenario: HostScenario, plan: ChatPlan, case_id: str) -> 
     if outcome == "count":
         expect = {"outcome": "count", "reboots": value}
     else:
-        expect = {"outcome": "reject", "error": value, "line": 0}
+        # ERR-16: E-CHAIN names the asked file's `**Resumed From:**` line (BCL-6); E-HOST and
+        # E-EMPTY the whole file (BCL-1).
+        line = chat_loop.RESUMED_FROM_LINE if value == "E-CHAIN" else 0
+        expect = {"outcome": "reject", "error": value, "line": line}
     if scenario.reject is not None:
         assert scenario.reject == value, f"{scenario.name}: the plan says {value}"
     note = f"plan: {outcome} {value}; the folder holds {len(inputs)} files."

@@ -29,16 +29,16 @@ from typing import Literal
 from .common import words
 
 __all__ = [
-    "ChatPlan",
-    "ChatStart",
     "ChatAsk",
     "ChatCompact",
-    "ChatResume",
-    "ChatExit",
-    "ChatDelete",
-    "ChatRelink",
     "ChatDamage",
+    "ChatDelete",
+    "ChatExit",
     "ChatExtra",
+    "ChatPlan",
+    "ChatRelink",
+    "ChatResume",
+    "ChatStart",
     "expected",
     "play",
 ]
@@ -51,6 +51,9 @@ WINDOWS_PROJECT = "C:\\Users\\dev\\project"
 START_MARK = "<!-- SESSION_SUMMARY_START -->"
 END_MARK = "<!-- SESSION_SUMMARY_END -->"
 FAKE_PARENT = "helper_20200101_000000"
+# ERR-16, BCL-6: an M1 header is six lines each followed by a blank line, then
+# `**Resumed From:**`: line 13 of a restored file, where its chain starts.
+RESUMED_FROM_LINE = 13
 QUOTES = {
     # A user pastes a restored session's header line, its section and a summary into a query.
     "restored": (
@@ -63,6 +66,11 @@ QUOTES = {
     ),
     # Only the end marker: the host's cut (first start .. first end) then comes out empty.
     "end-marker": f"what does {END_MARK} mean in my notes?",
+    # A pasted build log of about 150 KiB: the file outgrows what a reader needs of it (BCL-7).
+    "long": "here is the build log:\n"
+    + "\n".join(
+        f"[{n:05d}] compiling module_{n % 97}.py ... ok (0.{n % 10}s)" for n in range(3600)
+    ),
 }
 
 
@@ -301,8 +309,8 @@ class Loop:
         self.save(summary=False)
 
     def summary(self) -> str:
-        background = "Initial session." if self.previous_summary is None else words(
-            self.folder.rng, 12
+        background = (
+            "Initial session." if self.previous_summary is None else words(self.folder.rng, 12)
         )
         return (
             f"{START_MARK}\n**Background Context:** {background}\n\n"

@@ -131,6 +131,7 @@ def _chat(*steps: Any, ask: str, **options: Any) -> Callable[[str], ChatPlan]:
     return lambda era: ChatPlan(era=era, steps=tuple(steps), ask=ask, **options)
 
 
+LONG_HEADER = b"# Helper Conversation\n" + b"\n" * 70 + b"**Date:** x\n**Agent:** Helper\n---\n"
 NOTES_MD = b"# Project notes\n\n- try #compact when the answers slow down\n- **Resumed From:** x\n"
 
 
@@ -961,7 +962,7 @@ SCENARIOS: tuple[HostScenario, ...] = (
         CHAT_LOOP,
         ("M1",),
         "one #compact: the new session's file names the old one; one reboot",
-        ("BCL-5",),
+        ("BCL-5", "BCL-8"),
         ("chatloop-compact", "chatloop-fresh"),
         _chat(
             ChatStart("a"), ChatAsk(), ChatAsk(), ChatCompact("b"), ChatAsk(), ChatExit(), ask="b"
@@ -1001,7 +1002,7 @@ SCENARIOS: tuple[HostScenario, ...] = (
         CHAT_LOOP,
         ("M1",),
         "#resume of an earlier session inside a running loop; one reboot",
-        ("BCL-4",),
+        ("BCL-4", "BCL-8"),
         ("chatloop-resume", "chatloop-other-sessions"),
         _chat(
             ChatStart("a"),
@@ -1038,7 +1039,7 @@ SCENARIOS: tuple[HostScenario, ...] = (
         "chatloop-chain-crlf",
         CHAT_LOOP,
         ("M1",),
-        "a chain written on Windows (CRLF, C:\\ paths); three reboots",
+        "a chain written on Windows (CRLF line ends, Windows paths); three reboots",
         ("BCL-4",),
         ("chatloop-crlf", "chatloop-chain"),
         _chat_chain(ask="d", windows=True),
@@ -1232,7 +1233,29 @@ SCENARIOS: tuple[HostScenario, ...] = (
         "a markdown file of notes beside the sessions, asked about: no session; rejected",
         ("BCL-1", "HST-4", "ERR-13", "ERR-10"),
         ("chatloop-not-session", "rejection"),
-        _chat(ChatStart("a"), ChatAsk(), ChatExit(), ChatExtra("notes.md", NOTES_MD), ask="notes.md"),
+        _chat(
+            ChatStart("a"), ChatAsk(), ChatExit(), ChatExtra("notes.md", NOTES_MD), ask="notes.md"
+        ),
+        reject="E-HOST",
+    ),
+    HostScenario(
+        "chatloop-long-paste",
+        CHAT_LOOP,
+        ("M1",),
+        "a restored session into which the user pasted a 150 KiB log; one reboot",
+        ("BCL-7",),
+        ("chatloop-compact",),
+        _chat(ChatStart("a"), ChatAsk(), ChatCompact("b"), ChatAsk("long"), ChatExit(), ask="b"),
+        comment="Only the header and the first section are read (BCL-7).",
+    ),
+    HostScenario(
+        "chatloop-long-header",
+        CHAT_LOOP,
+        ("M1",),
+        "a markdown file whose '---' comes after its first 64 lines: no session; rejected",
+        ("BCL-1", "BCL-7", "HST-4", "ERR-13", "ERR-10"),
+        ("chatloop-not-session", "rejection"),
+        _chat(ChatExtra("long.md", LONG_HEADER), ask="long.md"),
         reject="E-HOST",
     ),
     HostScenario(

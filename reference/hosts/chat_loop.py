@@ -36,9 +36,20 @@ class NotASession(Exception):
 class Session:
     """What one session file says about itself: the header's values and its first section."""
 
-    def __init__(self, header: dict[str, str], body: list[tuple[int, str]]) -> None:
+    def __init__(
+        self, header: dict[str, str], body: list[tuple[int, str]], lines: dict[str, int]
+    ) -> None:
         self.header = header
         self.body = body  # (1-based line, text) of the first non-blank lines after `---`
+        self.lines = lines  # header key -> its 1-based line
+
+    def anchor(self) -> int:
+        """ERR-16, BCL-6: where this file's chain starts, the line its rejection names: the
+        `**Resumed From:**` line, else a restored section's heading, else 0."""
+        if "Resumed From" in self.lines:
+            return self.lines["Resumed From"]
+        heading = self.body[0] if self.body else (0, "")
+        return heading[0] if heading[1].startswith(RESTORED) else 0
 
     @property
     def era(self) -> str:
@@ -68,6 +79,7 @@ def read_session(data: bytes) -> Session:
     if not (title.startswith("# ") and title.endswith(" Conversation")):
         raise NotASession("its first line is not '# <agent> Conversation'")
     header: dict[str, str] = {}
+    numbers: dict[str, int] = {}
     size = 0
     for index, line in enumerate(lines[1:], start=2):
         size += len(line.encode("utf-8")) + 1
@@ -76,10 +88,11 @@ def read_session(data: bytes) -> Session:
         if line == "---":
             if "Date" not in header or "Agent" not in header:
                 raise NotASession("its header has no '**Date:**' or no '**Agent:**' line")
-            return Session(header, _first_section(lines, index))
+            return Session(header, _first_section(lines, index), numbers)
         key, value = _header_value(line)
         if key is not None and key not in header:
             header[key] = value
+            numbers[key] = index
     raise NotASession("no '---' line ends its header within its first 64 lines and 64 KiB")
 
 
@@ -137,7 +150,7 @@ def plain_name(session_id: str) -> bool:
 
 
 def _chain(reason: str) -> Rejection:
-    """ERR-16: the chain cannot be walked; the whole file is at fault (line 0)."""
+    """ERR-16: the chain cannot be walked (`count_chat_loop` names the asked file's line)."""
     return Rejection(0, E_CHAIN, reason)
 
 
@@ -158,6 +171,20 @@ def count_chat_loop(path: str | os.PathLike[str]) -> RecordCount:
     except NotASession as error:  # BCL-1, HST-4: a markdown file of no known host
         raise Rejection(0, E_HOST, f"not a basic-agent-chat-loop session: {error}") from None
     count = RecordCount(host=HOST, reboots=0, era=session.era, records=1)
+    try:
+        _walk(session, identity, folder, name, count)
+    except Rejection as rejection:
+        if rejection.code != E_CHAIN:
+            raise
+        raise Rejection(session.anchor(), E_CHAIN, rejection.reason) from None
+    count.reboots = len(count.events)
+    return count
+
+
+def _walk(
+    session: Session, identity: tuple[int, int], folder: str, name: str, count: RecordCount
+) -> None:
+    """BCL-4: one event per restored file, from the asked one up its chain (BCL-6, BCL-7)."""
     seen = {identity}
     while True:
         line = restoration_line(session, name)
@@ -167,13 +194,14 @@ def count_chat_loop(path: str | os.PathLike[str]) -> RecordCount:
         if len(count.events) >= MAX_CHAIN:
             raise Rejection(0, E_LIMIT, f"a chain of more than {MAX_CHAIN} sessions")
         count.events.append({"line": line, "file": name, "from": parent})
+        child = identity
         session, identity, name = _parent(folder, name, parent)
-        if identity in seen:  # BCL-6 (5): a cycle, the self-reference of one second included
+        if identity == child:  # BCL-6 (5): two sessions of one second share an id and a file
+            raise _chain(f"{name} names itself as its previous session (a cycle of one file)")
+        if identity in seen:  # BCL-6 (5): a cycle
             raise _chain(f"{name} is on its own chain of previous sessions (a cycle)")
         seen.add(identity)
         count.records += 1
-    count.reboots = len(count.events)
-    return count
 
 
 def _parent(folder: str, child: str, parent: str) -> tuple[Session, tuple[int, int], str]:
@@ -190,7 +218,9 @@ def _parent(folder: str, child: str, parent: str) -> tuple[Session, tuple[int, i
         session = read_session(data)
     except (NotASession, Rejection) as error:
         reason = error.reason if isinstance(error, Rejection) else str(error)
-        raise _chain(f"{name} (the previous session of {child}) is not a session: {reason}") from None
+        raise _chain(
+            f"{name} (the previous session of {child}) is not a session: {reason}"
+        ) from None
     if session.header.get("Session ID") != parent:
         raise _chain(f"{name} (the previous session of {child}) is another session's file")
     return session, identity, name

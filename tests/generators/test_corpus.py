@@ -20,6 +20,7 @@ import orjson
 import pytest
 
 from rebootspec.generators.corpus import build
+from rebootspec.generators.corpus.casefile import load_case
 from rebootspec.generators.corpus.cases import all_cases, generate, pairs, title_count
 from rebootspec.generators.session.eras import eras
 from rebootspec.generators.session.plan import expected_reboots
@@ -39,8 +40,7 @@ def load(folder: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("folder", CASES, ids=[p.name for p in CASES])
 def test_the_reference_meets_the_expectation(folder: Path) -> None:
     meta = load(folder)
-    rel = meta.get("input")  # a folder container's input/<input> (spec/FIXTURES.md)
-    path = folder / "input" / rel if rel else folder / f"session.{meta['container']}"
+    path = load_case(folder).input  # session.<container>, or the file `input` names
     out, err = io.StringIO(), io.StringIO()
     session = ["--session", meta["session"]] if "session" in meta else []
     code = reference_cli(["count", str(path), *session], out, err)

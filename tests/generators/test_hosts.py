@@ -99,7 +99,11 @@ def test_case_toml_names_the_host_right_after_the_title(case: HostCase) -> None:
         assert lines[2] == f'host = "{case.scenario.host}"'
         assert lines[1].startswith("title = ")
     whole_file = case.scenario.host == "gemini-cli" and case.era == "J0"  # GEM-1: a .json chat
-    assert meta["container"] == ("json" if whole_file else "jsonl")
+    if case.scenario.host == "basic-agent-chat-loop":  # BCL-4: a folder of session files
+        assert meta["container"] == "markdown"
+        assert f"input/{meta['input']}" in case.files()
+    else:
+        assert meta["container"] == ("json" if whole_file else "jsonl")
     assert meta["provenance"].startswith(f"generator:{case.scenario.name}/")
 
 
