@@ -10,8 +10,9 @@ version is of an era that recorded no compaction, and the spec's answer is ``E-U
 A manifest entry may also say what the generic tables cannot: ``container`` (a multi-file
 container such as ``markdown``: the case's input is the folder ``input/`` holding the entry's
 ``inputs``, and ``input`` names the ``file`` asked about, spec/FIXTURES.md), ``era``, ``rules``
-and ``tags``, and ``reject``: the error code the spec gives when the run's record leaves the count
-unknown (a basic-agent-chat-loop file that overwrote its parent names itself, BCL-6).
+and ``tags``, and ``reject`` (with ``line``): the error code the spec gives when the run's record
+leaves the count unknown (a basic-agent-chat-loop file that overwrote its parent names itself,
+BCL-6).
 
 Case IDs are chosen once and kept in ``harvested/case_ids.toml``; ``--check`` compares the
 corpus with a fresh conversion (``tox -e corpus``), as ``build --check`` does for generated cases.
@@ -85,7 +86,8 @@ def expectation(item: Harvested) -> dict[str, Any]:
     """The run's record: the compactions caused, or E-UNMEASURABLE when none was recorded."""
     caused, recorded = int(item.entry["expected"]), int(item.entry["records"])
     if "reject" in item.entry:
-        return {"outcome": "reject", "error": str(item.entry["reject"]), "line": 0}
+        line = int(item.entry.get("line", 0))
+        return {"outcome": "reject", "error": str(item.entry["reject"]), "line": line}
     if caused > 0 and recorded == 0:
         return {"outcome": "reject", "error": "E-UNMEASURABLE", "line": 0}
     return {"outcome": "count", "reboots": caused}

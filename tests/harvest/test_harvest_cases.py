@@ -100,7 +100,7 @@ def test_a_multi_file_case_gets_its_folder_and_names_the_file_asked_about() -> N
 
 
 def test_a_record_that_leaves_the_count_unknown_is_the_spec_s_rejection() -> None:
-    collided = chat_loop_item(scenario="collision", reject="E-CHAIN")
+    collided = chat_loop_item(scenario="collision", reject="E-CHAIN", line=13)
     table = corpus.case_table(collided, "ZZZZ")
-    assert table["expect"] == {"outcome": "reject", "error": "E-CHAIN", "line": 0}
+    assert table["expect"] == {"outcome": "reject", "error": "E-CHAIN", "line": 13}
     assert "E-CHAIN" in table["title"] and "basic-agent-chat-loop" in table["title"]

@@ -117,3 +117,14 @@ def test_a_chat_loop_file_names_its_parent_by_the_private_homes_path() -> None:
                 restored += 1
                 assert line.startswith("**Previous Session:** /home/dev/project/.chat-sessions/")
     assert restored >= 20
+
+
+def test_a_chat_loop_rejection_points_at_the_asked_files_own_link() -> None:
+    """BCL-6: E-CHAIN is reported at the asked file's **Resumed From:** line."""
+    rejected = [entry for entry in _entries() if entry.get("reject") == "E-CHAIN"]
+    assert rejected
+    for entry in rejected:
+        lines = (FOLDER / str(entry["file"])).read_text(encoding="utf-8").split("\n")
+        line = entry["line"]
+        assert isinstance(line, int)
+        assert lines[line - 1].startswith("**Resumed From:** "), entry["file"]
