@@ -1,4 +1,5 @@
-"""The Codex and pi readers against the orjson floor, on big generated logs (issue 22 item 7).
+"""The Codex, pi, Claude Code and Gemini CLI readers against the orjson floor, on big generated
+logs (issue 22 item 7, issue 24).
 
 For each host and size: a rollout or session written by the host's writer model on a long
 plan (`python -m rebootspec.generators big-host`), then in the same rounds, each as its own
@@ -7,9 +8,10 @@ process: the *floor* (`benchmarks.floor`: read every line, orjson-parse it), the
 definition). The fastest of `--repeat` rounds counts; peak RSS is the process's own; start-up
 (the same program on a two-record log of that host) is subtracted for the "less start-up"
 ratios. Targets (ratios, never pass/fail in a test): fast / floor at most 0.5 and fast peak
-memory below the floor's, on 100 MB.
+memory below the floor's, on 100 MB. Claude Code and Gemini CLI have no fast path: their `count`
+is the readable reader itself, measured the same way.
 
-    python -m benchmarks.hosts                       # codex and pi, 25 and 100 MB
+    python -m benchmarks.hosts                       # all four hosts, 25 and 100 MB
     python -m benchmarks.hosts --hosts pi --sizes 100 --repeat 5
 """
 
@@ -33,7 +35,12 @@ TINY = {
     b'{"timestamp":"2026-03-01T10:00:01.000Z","type":"compacted","payload":{"message":"s"}}\n',
     "pi": b'{"type":"session","version":3,"id":"s","timestamp":"2026-03-02T10:00:00.000Z"}\n'
     b'{"type":"compaction","id":"a","parentId":null,"timestamp":"2026-03-02T10:00:01.000Z"}\n',
+    "claude-code": b'{"type":"user","uuid":"u1","sessionId":"s","isSidechain":false}\n'
+    b'{"type":"system","subtype":"compact_boundary","uuid":"b1","sessionId":"s"}\n',
+    "gemini": b'{"sessionId":"s","projectHash":"p","kind":"main"}\n'
+    b'{"$set":{"messages":[{"id":"c","type":"user","content":"<state_snapshot>x"}]}}\n',
 }
+FAST_MODULE = {"codex": "codex", "pi": "pi"}  # the hosts with a fast path (reference/hosts)
 # A tiny log takes the readable path: the fast contender's start-up adds its host's imports.
 FAST_STARTUP = (
     "import sys, reference.hosts.{host}_fast; from reference.cli import main; "
@@ -47,6 +54,8 @@ def contenders(path: Path, host: str, tiny: Path) -> list[tuple[str, list[str], 
     count = [python, "-m", "rebootspec.reference", "count"]
     floor = [python, "-m", "benchmarks.floor"]
     fast = [python, "-c", FAST_STARTUP.format(host=host), "count"]
+    if host not in FAST_MODULE:  # no fast path: `count` is the readable reader
+        fast = list(count)
     return [
         (FLOOR, [*floor, str(path)], [*floor, str(tiny)]),
         (FAST, [*count, str(path)], [*fast, str(tiny)]),
@@ -80,6 +89,8 @@ def measure(host: str, path: Path, tiny: Path, repeat: int) -> list[Measure]:
 def answered(path: Path, host: str) -> str:
     """Whether the fast path answered the file itself (else why it gave up), and whether its
     answer is the readable path's."""
+    if host not in FAST_MODULE:
+        return "no fast path (the readable reader)"
     probe = (
         "import sys; from reference import count_path, FAST_FROM_BYTES; "
         "from reference.hosts import fast; "
@@ -143,7 +154,9 @@ def verdict(results: list[Measure]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.hosts", description=__doc__)
-    parser.add_argument("--hosts", type=lambda s: s.split(","), default=["codex", "pi"])
+    parser.add_argument(
+        "--hosts", type=lambda s: s.split(","), default=["codex", "pi", "claude-code", "gemini"]
+    )
     parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[25, 100])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)

@@ -58,9 +58,11 @@ def main(argv: list[str]) -> int:
     big.add_argument("--seed", type=int, default=1)
     big.add_argument("--out", required=True, help="the .jsonl file to write")
     big_host = commands.add_parser(
-        "big-host", help="write a big Codex rollout or pi session (not for the corpus)"
+        "big-host",
+        help="write a big Codex rollout, pi session, Claude Code transcript or Gemini CLI chat "
+        "(not for the corpus)",
     )
-    big_host.add_argument("--host", choices=("codex", "pi"), required=True)
+    big_host.add_argument("--host", choices=("codex", "pi", "claude-code", "gemini"), required=True)
     big_host.add_argument("--size-mb", type=float, required=True)
     big_host.add_argument("--seed", type=int, default=1)
     big_host.add_argument("--out", required=True, help="the .jsonl file to write")
@@ -95,9 +97,14 @@ def main(argv: list[str]) -> int:
     if args.command == "big-host":
         from pathlib import Path
 
-        from .hosts.big import write_big_codex, write_big_pi
+        from .hosts import big as big_files
 
-        writer = write_big_codex if args.host == "codex" else write_big_pi
+        writer = {
+            "codex": big_files.write_big_codex,
+            "pi": big_files.write_big_pi,
+            "claude-code": big_files.write_big_claude,
+            "gemini": big_files.write_big_gemini,
+        }[args.host]
         expected = writer(Path(args.out), args.size_mb, args.seed)
         print(f"wrote {args.out}: expected reboots {expected} (from the plan)")
         return 0

@@ -51,7 +51,22 @@ def compaction_records(path: Path) -> int:
             continue
         if isinstance(value, dict) and value.get("type") in ("compaction", "compacted"):
             count += 1
+        elif isinstance(value, dict) and _holds_snapshot(value.get("$set")):
+            count += 1  # Gemini CLI: a history replacement that holds a snapshot (GEM-3)
     return count
+
+
+def _holds_snapshot(update: object) -> bool:
+    """A Gemini CLI ``$set`` whose ``messages`` mention ``<state_snapshot>`` anywhere."""
+    if not isinstance(update, dict) or not isinstance(update.get("messages"), list):
+        return False
+    return "<state_snapshot>" in json.dumps(update["messages"])
+
+
+def expected_answer(caused: int, recorded: int) -> str:
+    """The row's expectation: the compactions caused, or ``reject:E-UNMEASURABLE`` when the
+    host caused some and its file records none (RBT-5; the rule harvest-cases applies)."""
+    return "reject:E-UNMEASURABLE" if caused > 0 and recorded == 0 else str(caused)
 
 
 def _host_differs(
@@ -129,14 +144,23 @@ def _rows(result: RunResult, reference: ReferenceCount) -> list[Row]:
         note = f"LEAK {leaks[0].what} in {leaks[0].path.name}:{leaks[0].line}; " + note
     for thread in data.get("threads", []):
         answer = reference(result.out / thread["file"])
-        # The run's own answer: the count, or the rejection its record implies (BCL-6).
-        agree = "yes" if answer == str(thread.get("answer", thread["caused"])) else "no"
         recorded = compaction_records(result.out / thread["file"])
+        # The run's own answer when the driver gives one (a chat-loop chain that loops is
+        # E-CHAIN, BCL-6), else the compactions caused, or E-UNMEASURABLE (RBT-5).
+        expected = (
+            str(thread["answer"])
+            if "answer" in thread
+            else expected_answer(int(str(thread["caused"])), recorded)
+        )
+        agree = "yes" if answer == expected else "no"
+        row_note = note
+        if expected != str(thread["caused"]):
+            row_note = f"no compaction recorded: unmeasurable (RBT-5); {note}".removesuffix("; ")
         if agree == "no" and _host_differs(thread, data, recorded, answer):
             # The host did something else than the scenario meant: it recorded a compaction
             # although every summary request failed. Say so; the file is what it is.
             agree = "host-differs"
-            note = (
+            row_note = (
                 f"the host recorded {recorded} compaction(s) although its summary requests "
                 f"failed; {note}"
             )
@@ -151,7 +175,7 @@ def _rows(result: RunResult, reference: ReferenceCount) -> list[Row]:
                 answer,
                 agree,
                 timing,
-                note,
+                row_note,
             )
         )
     return rows
@@ -189,9 +213,9 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
     disagreement), 2 on a usage error."""
     parser = argparse.ArgumentParser(
         prog="python -m rebootspec.generators harvest",
-        description="Drive real hosts (Codex CLI, pi; basic-agent-chat-loop with a stub agent) "
-        "against a scripted loopback model and collect the session files they write. Needs "
-        "unshare, and npm with its registry (or pip with PyPI for the chat loop).",
+        description="Drive real hosts (Codex CLI, pi, Gemini CLI; basic-agent-chat-loop with a "
+        "stub agent) against a scripted loopback model and collect the session files they write. "
+        "Needs unshare, and npm with its registry (or pip with PyPI for the chat loop).",
         epilog="example: python -m rebootspec.generators harvest --host codex --version 0.130.0 "
         "--scenario auto-pre-turn --out /tmp/harvest",
     )

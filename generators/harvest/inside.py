@@ -87,10 +87,12 @@ def _finish(
                     "role": thread.role,
                     "file": target.name,
                     "caused": thread.caused,
-                    "answer": thread.answer or str(thread.caused),
                     "home_path": str(thread.path),
                 }
             )
+        for thread, row in zip(outcome.threads, threads, strict=True):
+            if thread.answer:  # the driver's own answer, when it is not the count (BCL-6)
+                row["answer"] = thread.answer
         for path in outcome.files:
             shutil.copyfile(path, out / path.name)
         written = sorted(

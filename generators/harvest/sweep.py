@@ -5,6 +5,9 @@ Codex: 0.40.0 (first `compacted` lines, message only), 0.80.0 (summary prefix,
 (``replacement_history``; manual ``thread/compact/start``), 0.150.1 (subagents marked
 ``thread_source``), 0.166.0 (``history_base``, ordinals), 0.169.0 (window ids, usage fields).
 pi: 0.30.2 (session format v1), 0.50.7 (v3), 0.73.1 (v3, RPC fork).
+Gemini CLI: 0.38.2 (whole-file ``.json`` chats, J0), 0.39.1 (``.jsonl`` without the history, G0),
+0.44.0 (the first to write the compressed history, G1), 0.61.0 (the newest release, Nov 2026).
+The first two record no compression: their rows expect ``E-UNMEASURABLE`` (GEM-7).
 basic-agent-chat-loop (PyPI): 1.5.1 (JSON + Markdown in ~/agent-conversations, resume replays),
 1.6.0 (``#compact``/``#resume``, summaries; saves at exit), 1.7.0 (saves after every turn),
 1.9.0 (session persister/restorer components), 1.10.0 (the newest).
@@ -12,11 +15,12 @@ basic-agent-chat-loop (PyPI): 1.5.1 (JSON + Markdown in ~/agent-conversations, r
 
 from __future__ import annotations
 
-from .hosts import chat_loop, codex, pi
+from .hosts import chat_loop, codex, gemini, pi
 
 VERSIONS: dict[str, tuple[str, ...]] = {
     "codex": ("0.40.0", "0.80.0", "0.111.0", "0.130.0", "0.150.1", "0.166.0", "0.169.0"),
     "pi": ("0.30.2", "0.50.7", "0.73.1"),
+    "gemini": ("0.38.2", "0.39.1", "0.44.0", "0.61.0"),
     "chat-loop": ("1.5.1", "1.6.0", "1.7.0", "1.9.0", "1.10.0"),
 }
 
@@ -24,7 +28,12 @@ VERSIONS: dict[str, tuple[str, ...]] = {
 def jobs() -> list[tuple[str, str, str]]:
     """Every (host, version, scenario) of the sweep that the version can run."""
     out: list[tuple[str, str, str]] = []
-    for host, module in (("codex", codex), ("pi", pi), ("chat-loop", chat_loop)):
+    for host, module in (
+        ("codex", codex),
+        ("pi", pi),
+        ("gemini", gemini),
+        ("chat-loop", chat_loop),
+    ):
         for version in VERSIONS[host]:
             out.extend(
                 (host, version, scenario)

@@ -1,9 +1,13 @@
-"""Big Codex rollouts and pi sessions on demand, for benchmarks (never committed).
+"""Big Codex rollouts, pi sessions, Claude Code transcripts and Gemini CLI chats on demand, for
+benchmarks (never committed).
 
 Real rollouts reach gigabytes because every `compacted` line carries the whole new history
 (CDX-10). This plays the writer models on a long plan — turns with tool calls, every third
 turn compacting with a long replacement history — and streams the records to the file until
-it reaches the asked size. The count is the plan's: the compactions the loop planned.
+it reaches the asked size. The count is the plan's: the compactions the loop planned. A Claude
+Code transcript compacts every fourth step (a boundary and its summary among many small records);
+a Gemini CLI chat writes the whole history in a `$set.messages` after each compression, so its
+size grows like a Codex rollout's.
 
     python -m rebootspec.generators big-host --host codex --size-mb 100 --out /tmp/big.jsonl
 """
@@ -12,8 +16,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import codex, pi
-from .plan import CodexPlan, Compact, Exchange, PiCompact, PiPlan, Turn, expected_reboots
+from . import claude_code, codex, gemini, pi
+from .common import line
+from .plan import (
+    ClaudeCompact,
+    ClaudePlan,
+    ClaudeTurn,
+    CodexPlan,
+    Compact,
+    Compress,
+    Exchange,
+    GemPlan,
+    PiCompact,
+    PiPlan,
+    Prompt,
+    Turn,
+    expected_reboots,
+)
 
 
 def write_big_codex(path: Path, size_mb: float, seed: int = 1) -> int:
@@ -63,3 +82,50 @@ def write_big_pi(path: Path, size_mb: float, seed: int = 1) -> int:
                 written += len(data)
             done = len(session.entries)
     return expected_reboots(PiPlan("v3", tuple(steps)))
+
+
+def write_big_claude(path: Path, size_mb: float, seed: int = 1) -> int:
+    """A CC3 transcript of about `size_mb` MB; returns its expected count."""
+    goal = int(size_mb * 1_000_000)
+    steps: list[ClaudeTurn | ClaudeCompact] = []
+    transcript = claude_code.Transcript(ClaudePlan("CC3", seed=seed))
+    written = 0
+    done = 0
+    with path.open("wb") as out:
+        while written < goal:
+            step: ClaudeTurn | ClaudeCompact = (
+                ClaudeTurn(3) if len(steps) % 4 != 3 else ClaudeCompact("auto")
+            )
+            steps.append(step)
+            if isinstance(step, ClaudeTurn):
+                transcript.turn(step)
+            else:
+                transcript.compaction(step)
+            for record in transcript.records[done:]:
+                data = line(record)
+                out.write(data)
+                written += len(data)
+            done = len(transcript.records)
+    return expected_reboots(ClaudePlan("CC3", tuple(steps)))
+
+
+def write_big_gemini(path: Path, size_mb: float, seed: int = 1) -> int:
+    """A G1 chat of about `size_mb` MB; returns its expected count."""
+    goal = int(size_mb * 1_000_000)
+    steps: list[Prompt | Compress] = []
+    chat = gemini.GeminiChat(GemPlan("G1", seed=seed))
+    chat.begin()
+    written = 0
+    with path.open("wb") as out:
+        while written < goal:
+            step: Prompt | Compress = Prompt(3) if len(steps) % 10 != 9 else Compress()
+            steps.append(step)
+            if isinstance(step, Prompt):
+                chat.prompt(step)
+            else:
+                chat.compress(step)
+            for data in chat.out:
+                out.write(data)
+                written += len(data)
+            chat.out.clear()
+    return expected_reboots(GemPlan("G1", tuple(steps)))

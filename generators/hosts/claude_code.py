@@ -31,7 +31,9 @@ from .common import Clock, hex8, iso, line, start, uuid, words
 from .plan import (
     ClaudeCompact,
     ClaudeGarbage,
+    ClaudeOddType,
     ClaudePlan,
+    ClaudeSystemNote,
     ClaudeTurn,
     Microcompact,
     Reappend,
@@ -189,14 +191,19 @@ class Transcript:
                 self.command_records(command_at, failed=True)
             return
         parent: str | None = None
-        if self.era != "CC0":
+        with_boundary = self.era != "CC0" and not step.legacy  # CLC-7: CC0 writes none
+        if with_boundary:
             metadata: dict[str, Any] = {"trigger": step.trigger, "preTokens": 150_000}
             if self.era == "CC3":
                 metadata.update(postTokens=9_000, durationMs=24_000)
             members: dict[str, Any] = {"subtype": "compact_boundary"}
             members.update(content="Conversation compacted", isMeta=False)
             boundary = self.boundary(members, metadata, step.glued)
-            parent = boundary["uuid"]
+            if step.uuid:
+                parent = boundary["uuid"]
+            else:  # CLC-3: a boundary without a uuid counts on its own
+                del boundary["uuid"]
+                self.leaf = None
         summary = SUMMARY_OPENING + "Summary:\n1. " + words(self.rng, 40)
         self.user(
             summary,
@@ -205,6 +212,9 @@ class Transcript:
         )
         self.records[-1]["isVisibleInTranscriptOnly"] = True
         self.records[-1]["isCompactSummary"] = True
+        if not with_boundary and not step.uuid:  # CLC-7: the CC0 primary without a uuid
+            del self.records[-1]["uuid"]
+            self.leaf = None
         if step.trigger == "manual":
             self.command_records(command_at, failed=False)
         else:
@@ -292,6 +302,18 @@ class Transcript:
         first, last = self.boundaries[0], self.boundaries[-1]
         self.records.extend(copy.deepcopy(self.records[first:last]))
 
+    def system_note(self) -> None:
+        """CLC-4: a `system` record of another subtype, a companion."""
+        self.clock.wait(2)
+        self.add("system", {"subtype": "turn_duration", "durationMs": 41_000, "isMeta": False})
+
+    def odd_type(self) -> None:
+        """CLC-10: a record whose `type` is an array and `subtype` an object names nothing."""
+        record = self.thread(self.leaf)
+        record.update(type=["system"], subtype={"name": "compact_boundary"})
+        record.update(timestamp=self.clock.tick(3), uuid=uuid(self.rng, 4))
+        self.records.append(record)
+
     def garbage(self) -> None:
         cut = line({"parentUuid": self.leaf, "type": "user", "timestamp": self.clock.tick()})
         self.extra.append((len(self.records), cut[: len(cut) // 2] + b"\n"))
@@ -321,6 +343,8 @@ class Transcript:
         data = b"".join(self.lines())
         if self.plan.torn:
             data += torn_tail(self)
+        if self.plan.bom_long_first:
+            data = b"\xef\xbb\xbf" + data
         return data
 
 
@@ -340,6 +364,9 @@ def play(plan: ClaudePlan) -> Transcript:
             transcript.records.append(copied)
             transcript.inherited += 1
         transcript.leaf = transcript.records[-1]["uuid"] if transcript.records else None
+    if plan.bom_long_first:  # a first prompt with a pasted log of about 70 KB
+        pasted = "".join(f"step {n}: ok\n" for n in range(6000))
+        transcript.user("Why does this log stop? " + pasted)
     if plan.titles_first:
         transcript.title_rows()
     if plan.side_file:
@@ -359,6 +386,10 @@ def play(plan: ClaudePlan) -> Transcript:
             transcript.reappend()
         elif isinstance(step, ClaudeGarbage):
             transcript.garbage()
+        elif isinstance(step, ClaudeSystemNote):
+            transcript.system_note()
+        elif isinstance(step, ClaudeOddType):
+            transcript.odd_type()
     return transcript
 
 

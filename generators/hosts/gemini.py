@@ -70,20 +70,22 @@ class GeminiChat:
     def metadata(self) -> None:
         stamp = self.clock.tick(30)
         self.started = self.started or stamp
-        self.record(
-            {
-                "sessionId": self.session,
-                "projectHash": PROJECT_HASH,
-                "startTime": stamp,
-                "lastUpdated": stamp,
-                "kind": "main",
-            }
-        )
+        record = {
+            "sessionId": self.session,
+            "projectHash": PROJECT_HASH,
+            "startTime": stamp,
+            "lastUpdated": stamp,
+            "kind": "main",
+        }
+        if self.plan.kind_first:  # HST-2: the `kind` member first, the record still Gemini's
+            record = {"kind": record.pop("kind"), **record}
+        self.record(record)
 
     def set_messages(self, history: list[dict[str, Any]]) -> None:
         """`updateMessagesFromHistory`: the whole list replaced (G1 only)."""
         if self.synced:
-            self.record({"$set": {"messages": history, "lastUpdated": self.clock.tick()}})
+            listed: list[Any] = [None, *history] if self.plan.odd else history  # GEM-3
+            self.record({"$set": {"messages": listed, "lastUpdated": self.clock.tick()}})
 
     def message(self, kind: str, content: Any, **extra: Any) -> dict[str, Any]:
         msg = {"id": uuid(self.rng, 4), "timestamp": self.clock.tick(), "type": kind}
@@ -100,15 +102,18 @@ class GeminiChat:
 
     def begin(self) -> None:
         self.metadata()
+        if self.plan.odd:
+            self.out.append(b'["a value", "that is not an object"]\n')  # JSV-1: skipped
         self.history = [self._context()]
         self.set_messages([self._context()])
 
     def _context(self) -> dict[str, Any]:
+        text = "\n" + CONTEXT_TEXT if self.plan.odd else CONTEXT_TEXT  # GEM-3: white space
         return {
             "id": CONTEXT_ID,
             "timestamp": self.started,
             "type": "user",
-            "content": [{"text": CONTEXT_TEXT}],
+            "content": [{"text": text}],
         }
 
     def prompt(self, step: Prompt) -> None:
@@ -150,6 +155,11 @@ class GeminiChat:
                 "type": "user",
                 "content": [{"text": text}],
             }
+            if self.plan.odd:  # GEM-4: keyed by its text; GEM-3: the parts' texts joined
+                del snapshot["id"]
+                if not any("id" not in m for m in self.history if isinstance(m, dict)):
+                    cut = text.index("snapshot>")
+                    snapshot["content"] = [{"text": text[:cut]}, {"text": text[cut:]}]
             ack = {
                 "id": uuid(self.rng, 4).replace("-", ""),
                 "timestamp": self.clock.tick(),
@@ -158,6 +168,9 @@ class GeminiChat:
             }
             self.history = [self._context(), snapshot, ack, *kept]
             self.kept_from = 3
+            if step.recorded:  # GEM-5: the new messages as records of their own, then the $set
+                self.record(snapshot)
+                self.record(ack)
             self.set_messages(self.history)
             if step.interactive:
                 note = "" if step.trigger == "manual" else "Context compressed from 61% to 9%."
@@ -209,7 +222,8 @@ class GeminiChat:
                 "messages": self.messages,
                 "kind": "main",
             }
-            return json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
+            text = json.dumps(document, ensure_ascii=False, indent=2).encode("utf-8")
+            return b"\xef\xbb\xbf" + text if self.plan.bom else text
         data = b"".join(self.out)
         if self.plan.torn:
             whole = line({"$set": {"messages": self.history, "lastUpdated": self.clock.tick()}})

@@ -234,11 +234,16 @@ class ClaudeCompact:
     """One compaction (CLC-3): `manual` (`/compact`, its command records after the summary) or
     `auto` (right after a tool result, the turn goes on). `done=False`: it failed or was
     cancelled, no boundary and no summary is written (a failed `/compact` leaves its command
-    records). `glued`: the boundary shares a line with the record before it (JSV-1)."""
+    records). `glued`: the boundary shares a line with the record before it (JSV-1).
+    `uuid=False`: the primary record (the boundary; in CC0 the summary) has no `uuid`, as a tool
+    writing transcripts might (CLC-3: it counts on its own). `legacy`: a CC0 compaction in a
+    later era's file (a CC0 session resumed by a newer CLI): the summary only, no boundary."""
 
     trigger: Literal["manual", "auto"] = "auto"
     done: bool = True
     glued: bool = False
+    uuid: bool = True
+    legacy: bool = False
 
 
 @dataclass(frozen=True)
@@ -268,8 +273,27 @@ class ClaudeGarbage:
     """A line that does not parse, followed by LF (JSV-3, CLC-10)."""
 
 
+@dataclass(frozen=True)
+class ClaudeSystemNote:
+    """A `system` record of another subtype (`turn_duration`): a companion (CLC-4)."""
+
+
+@dataclass(frozen=True)
+class ClaudeOddType:
+    """A conversation record whose `type` is an array and `subtype` an object: it names
+    nothing (CLC-10)."""
+
+
 ClaudeStep = (
-    ClaudeTurn | ClaudeCompact | Microcompact | TitleRows | Sidechain | Reappend | ClaudeGarbage
+    ClaudeTurn
+    | ClaudeCompact
+    | Microcompact
+    | TitleRows
+    | Sidechain
+    | Reappend
+    | ClaudeGarbage
+    | ClaudeSystemNote
+    | ClaudeOddType
 )
 
 
@@ -285,7 +309,9 @@ class ClaudeBranch:
 class ClaudePlan:
     """A Claude Code transcript in one era (`CC0`..`CC3`). `side_file`: the file is the
     summarizer's `agent-acompact-*` transcript (CLC-5), not a session; `titles_first`: the file
-    begins with `summary` title rows; `torn`: it ends inside a half-written boundary."""
+    begins with `summary` title rows; `torn`: it ends inside a half-written boundary.
+    `bom_long_first`: the file begins with a BOM and its first record (a prompt with a pasted
+    log) is longer than detection's first read of 64 KiB (HST-2, JSV-1)."""
 
     era: str
     steps: tuple[ClaudeStep, ...] = field(default=())
@@ -294,6 +320,7 @@ class ClaudePlan:
     titles_first: bool = False
     torn: bool = False
     seed: int = 1
+    bom_long_first: bool = False
 
 
 def claude_own_compactions(plan: ClaudePlan) -> int:
@@ -302,7 +329,11 @@ def claude_own_compactions(plan: ClaudePlan) -> int:
     boundary is the same compaction (CLC-6)."""
     if plan.side_file:
         return 0
-    return sum(1 for step in plan.steps if isinstance(step, ClaudeCompact) and step.done)
+    done = [step for step in plan.steps if isinstance(step, ClaudeCompact) and step.done]
+    with_boundary = [step for step in done if plan.era != "CC0" and not step.legacy]
+    # CLC-7: a file with a boundary counts its boundaries only (a resumed CC0 session's older
+    # summaries are a lower bound's loss); a file with none counts its flagged summaries.
+    return len(with_boundary) if with_boundary else len(done)
 
 
 # -- Gemini CLI ----------------------------------------------------------------------------
@@ -322,12 +353,15 @@ class Compress:
     failed or the snapshot came back empty, nothing is replaced (GEM-8); a G1 chat rolls its
     history back (a `$set.messages` with the old snapshot). `interactive`: the UI also writes its
     `info` (and, for a failure, `error`) record (GEM-5). `text` fixes the snapshot's text (two
-    compressions may share it; each has its own message id, GEM-4)."""
+    compressions may share it; each has its own message id, GEM-4). `recorded`: the snapshot and
+    the acknowledgement are also written as message records before the `$set` (GEM-5: some
+    versions record the new history's messages one by one; companions, never counted)."""
 
     trigger: Literal["auto", "manual"] = "auto"
     done: bool = True
     interactive: bool = False
     text: str | None = None
+    recorded: bool = False
 
 
 @dataclass(frozen=True)
@@ -360,12 +394,20 @@ GemStep = Prompt | Compress | GemResume | Mask | Rewind | GemGarbage
 class GemPlan:
     """A Gemini CLI chat in one era (spec/hosts.toml): `J0` (a whole-file `.json`, up to 0.38),
     `G0` (`.jsonl` without history sync, 0.39-0.43), `G1` (0.44 and later). `torn`: the file
-    ends inside a half-written `$set` record."""
+    ends inside a half-written `$set` record. `odd`: shapes no version is known to write but
+    the chapter reads (GEM-3, GEM-4, JSV-1): a value that is not an object, a `null` first in
+    every history, white space before `<session_context>`, snapshot messages without an `id`,
+    the first snapshot's text split across two parts. `kind_first`: the metadata record
+    begins with its `kind` member (HST-2 reads Gemini CLI's row before VS Code's). `bom`: the
+    file begins with a UTF-8 byte order mark (JSV-1, GEM-1)."""
 
     era: str
     steps: tuple[GemStep, ...] = field(default=())
     torn: bool = False
     seed: int = 1
+    odd: bool = False
+    kind_first: bool = False
+    bom: bool = False
 
 
 def gemini_own_compactions(plan: GemPlan) -> int:

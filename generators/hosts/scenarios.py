@@ -28,7 +28,9 @@ from .plan import (
     ClaudeBranch,
     ClaudeCompact,
     ClaudeGarbage,
+    ClaudeOddType,
     ClaudePlan,
+    ClaudeSystemNote,
     ClaudeTurn,
     CodexPlan,
     Compact,
@@ -800,6 +802,86 @@ SCENARIOS: tuple[HostScenario, ...] = (
         _claude(ClaudeTurn(1), ClaudeCompact(glued=True), ClaudeTurn(1)),
     ),
     HostScenario(
+        "claude-glued-second",
+        "claude-code",
+        ("CC2",),
+        "two compactions, the second boundary glued to the previous line; two reboots",
+        ("JSV-1", "CLC-10"),
+        ("glued-records", "claude-auto"),
+        _claude(
+            ClaudeTurn(1), ClaudeCompact(), ClaudeTurn(1), ClaudeCompact(glued=True), ClaudeTurn(1)
+        ),
+        comment="A reader by line loses the glued boundary; the first boundary makes the file "
+        "CC1 or later, so its summary is a companion and no CC0 reading brings it back (CLC-7).",
+    ),
+    HostScenario(
+        "claude-no-uuid",
+        "claude-code",
+        ("CC1",),
+        "two boundaries without a uuid and a record whose type is an array; two reboots",
+        ("CLC-3", "CLC-10"),
+        ("claude-odd-records", "claude-auto", "claude-manual"),
+        _claude(
+            ClaudeTurn(1),
+            ClaudeCompact(uuid=False),
+            ClaudeTurn(1),
+            ClaudeOddType(),
+            ClaudeCompact("manual", uuid=False),
+            ClaudeTurn(1),
+        ),
+        comment="No public transcript shows a boundary without a uuid; a tool writing "
+        "transcripts might: each counts on its own (CLC-3). A type that is not a string names "
+        "nothing (CLC-10).",
+    ),
+    HostScenario(
+        "claude-cc0-no-uuid",
+        "claude-code",
+        ("CC0",),
+        "a CC0 transcript with a system record and two summaries without a uuid; two reboots",
+        ("CLC-7", "CLC-4", "CLC-3"),
+        ("claude-odd-records", "claude-summary-only", "claude-auto", "claude-manual"),
+        _claude(
+            ClaudeTurn(1),
+            ClaudeSystemNote(),
+            ClaudeCompact(uuid=False),
+            ClaudeTurn(1),
+            ClaudeCompact("manual", uuid=False),
+            ClaudeTurn(1),
+        ),
+        comment="Only a compact_boundary makes a file CC1 or later, not any system record; a "
+        "flagged summary without a uuid counts on its own, as a boundary does (CLC-3, CLC-7).",
+    ),
+    HostScenario(
+        "claude-cc0-resumed",
+        "claude-code",
+        ("CC1",),
+        "a CC0 session resumed by a newer CLI: two summaries without a boundary, then one "
+        "boundary; one reboot",
+        ("CLC-7", "CLC-4"),
+        ("claude-cc0-resumed", "claude-auto"),
+        _claude(
+            ClaudeTurn(1),
+            ClaudeCompact(legacy=True),
+            ClaudeTurn(1),
+            ClaudeCompact(legacy=True),
+            ClaudeTurn(1),
+            ClaudeCompact(),
+            ClaudeTurn(1),
+        ),
+        comment="A file with a boundary is CC1 or later: its summaries are companions, the "
+        "older CC0 ones included, and the count is a lower bound (CLC-7).",
+    ),
+    HostScenario(
+        "claude-bom-long-first-line",
+        "claude-code",
+        ("CC1",),
+        "a BOM, then a first prompt longer than 64 KiB (a pasted log); one reboot",
+        ("HST-2", "JSV-1"),
+        ("bom", "claude-auto"),
+        _claude(ClaudeTurn(1), ClaudeCompact(), ClaudeTurn(1), bom_long_first=True),
+        comment="Detection reads the whole first line, after the BOM, to know the host (HST-2).",
+    ),
+    HostScenario(
         "claude-bad-line",
         "claude-code",
         ("CC1",),
@@ -907,6 +989,46 @@ SCENARIOS: tuple[HostScenario, ...] = (
         _gem(Prompt(1), Compress(), Prompt(1), Rewind(), Prompt(1)),
     ),
     HostScenario(
+        "gemini-snapshot-records",
+        "gemini-cli",
+        ("G1",),
+        "two compressions whose snapshot and acknowledgement are also message records; two reboots",
+        ("GEM-5", "RBT-2"),
+        ("gemini-snapshot-record", "gemini-snapshot"),
+        _gem(
+            Prompt(1),
+            Compress(recorded=True),
+            Prompt(1),
+            Compress(recorded=True),
+            Prompt(1),
+        ),
+        comment="The user records holding <state_snapshot> are companions; each compression is "
+        "its $set.messages (GEM-3, GEM-5).",
+    ),
+    HostScenario(
+        "gemini-odd-shapes",
+        "gemini-cli",
+        ("G1",),
+        "odd shapes: a non-object value, null in histories, snapshots without an id; two reboots",
+        ("GEM-3", "GEM-4", "JSV-1"),
+        ("gemini-odd-shapes", "gemini-snapshot"),
+        _gem(Prompt(1), Compress(), Prompt(1), Compress(), Prompt(1), odd=True),
+        comment="The snapshot is the first user message after the context (non-messages "
+        "skipped), its parts' texts joined; without an id it is keyed by its text (GEM-3, "
+        "GEM-4).",
+    ),
+    HostScenario(
+        "gemini-kind-first",
+        "gemini-cli",
+        ("G1",),
+        "a chat whose metadata record begins with its kind member; one reboot",
+        ("HST-2", "GEM-1"),
+        ("gemini-kind-first", "gemini-snapshot"),
+        _gem(Prompt(1), Compress(), Prompt(1), kind_first=True),
+        comment="HST-2 reads Gemini CLI's row (string sessionId and projectHash) before VS "
+        "Code's (kind): a first line starting with {\"kind\" is not VS Code's by that alone.",
+    ),
+    HostScenario(
         "gemini-no-compression",
         "gemini-cli",
         ("G1",),
@@ -927,6 +1049,18 @@ SCENARIOS: tuple[HostScenario, ...] = (
         reject="E-UNMEASURABLE",
         comment="The interactive info record says a compression happened; it is a companion "
         "and the file holds no history sync (GEM-7).",
+    ),
+    HostScenario(
+        "gemini-json-bom",
+        "gemini-cli",
+        ("J0",),
+        "a whole-file .json chat that begins with a BOM: still Gemini CLI's, unmeasurable",
+        ("GEM-1", "GEM-7", "HST-2", "RBT-5", "ERR-14", "ERR-10"),
+        ("gemini-json", "gemini-unmeasurable", "bom", "rejection"),
+        _gem(Prompt(1), Compress(), Prompt(1), bom=True),
+        reject="E-UNMEASURABLE",
+        comment="The BOM is not part of the document (JSV-1): the chat is told from a VS Code "
+        "session by its members (GEM-1) and rejected (GEM-7).",
     ),
     HostScenario(
         "gemini-torn-tail",
@@ -1278,6 +1412,32 @@ SCENARIOS: tuple[HostScenario, ...] = (
         ("unknown-host", "rejection"),
         raw=b'{"foo":1}\n{"type":"compacted","payload":{"message":"x"}}\n',
         reject="E-HOST",
+    ),
+    HostScenario(
+        "unknown-host-title-row",
+        None,
+        ("none",),
+        "a first record shaped like a Claude Code title row without leafUuid: rejected",
+        ("HST-4", "HST-2", "ERR-13", "ERR-10"),
+        ("unknown-host", "rejection"),
+        raw=b'{"type":"summary","summary":"A title","timestamp":"2026-06-01T10:00:00.000Z"}\n'
+        b'{"type":"system","subtype":"compact_boundary","uuid":"b1","sessionId":"s1"}\n',
+        reject="E-HOST",
+        comment="HST-2 knows a summary row by its string leafUuid (CLC-1); a string timestamp "
+        "makes a Codex C0 header only with a string id and no type.",
+    ),
+    HostScenario(
+        "unknown-host-no-uuid",
+        None,
+        ("none",),
+        "a first record with a type and a sessionId but no uuid: rejected",
+        ("HST-4", "HST-2", "ERR-13", "ERR-10"),
+        ("unknown-host", "rejection"),
+        raw=b'{"type":"user","sessionId":"s1","message":{"role":"user","content":"hi"}}\n'
+        b'{"type":"system","subtype":"compact_boundary","uuid":"b1","sessionId":"s1"}\n',
+        reject="E-HOST",
+        comment="HST-2 knows a Claude Code conversation record by a string uuid and a string "
+        "sessionId together (CLC-1).",
     ),
     HostScenario(
         "empty-file",

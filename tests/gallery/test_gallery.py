@@ -32,7 +32,8 @@ def spec_rows(text: str) -> dict[str, list[str]]:
 
 SPEC_TEXT = (ROOT / "spec" / "SPEC.md").read_text("utf-8")
 ROWS = spec_rows(SPEC_TEXT)
-# The rows of the "Other hosts" group (spec 3.0): mistakes of Codex and pi readers.
+# The rows of the "Other hosts" group (spec 3.0): mistakes of Codex, pi, Claude Code and Gemini
+# CLI readers.
 HOST_ROWS = spec_rows(
     "## 10. Known divergences\n" + SPEC_TEXT[SPEC_TEXT.index("**Other hosts**") :]
 )
@@ -86,7 +87,23 @@ def test_the_other_hosts_have_their_own_rows() -> None:
         for case_id, path, wanted, _ in corpus()
         if answer(GALLERY[name], path) != wanted
     }
-    assert {"codex", "pi"} <= caught_on
+    assert {"codex", "pi", "claude-code", "gemini-cli"} <= caught_on
+
+
+def test_claude_code_and_gemini_rows_are_caught_on_their_own_hosts() -> None:
+    """Each `claude-*` and `gemini-*` row is caught on a case of the host it names: the mistake
+    is in that host's reading, not a side effect on another host's files."""
+    prefixes = {"claude-": "claude-code", "gemini-": "gemini-cli"}
+    for name in HOST_ROWS:
+        host = next((h for p, h in prefixes.items() if name.startswith(p)), None)
+        if host is None:
+            continue
+        caught = [
+            case_id
+            for case_id, path, wanted, _ in corpus()
+            if hosts()[case_id] == host and answer(GALLERY[name], path) != wanted
+        ]
+        assert caught, f"{name}: no {host} case tells this mistake from the spec"
 
 
 def test_every_row_names_tags_of_the_corpus() -> None:

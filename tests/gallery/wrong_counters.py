@@ -12,7 +12,9 @@ Three kinds of mistakes:
   state that bend one SUM/CNT/MRK rule, built on the reference's own helpers;
 - host mistakes (Codex and pi, spec 3.0): the reference's host readers fed a record stream read
   or rewritten the wrong way, or their answer read the wrong way, bending one RBT/HST/JSV/CDX/PIA
-  rule; VS Code files are left to the reference.
+  rule; VS Code files are left to the reference;
+- Claude Code and Gemini CLI mistakes (spec 3.0 part two): the same for those two readers,
+  bending one CLC or GEM rule; files of every other host are left to the reference.
 """
 
 from __future__ import annotations
@@ -41,7 +43,17 @@ from rebootspec.reference.count import (
 )
 from rebootspec.reference.eras import vocabulary
 from rebootspec.reference.errors import E_HOST, E_JSON, E_STATE, E_UNMEASURABLE, Notice, Rejection
-from rebootspec.reference.hosts import CODEX, PI, codex, detect, pi
+from rebootspec.reference.hosts import (
+    CLAUDE_CODE,
+    CODEX,
+    GEMINI,
+    PI,
+    claude_code,
+    codex,
+    detect,
+    gemini,
+    pi,
+)
 from rebootspec.reference.jsonvalues import W_SKIPPED, iter_values
 from rebootspec.reference.replay import BOM, _Replayer, load_path, parse_json
 from tests.gallery.chat_loop_counters import CHAT_LOOP_GALLERY
@@ -540,6 +552,156 @@ def _greps_compact(path: str) -> int:
         return sum(1 for raw in stream if GREP.search(raw))
 
 
+# Claude Code and Gemini CLI mistakes (spec 3.0 part two) ---------------------------------
+
+
+def claude_mistake(
+    read: Callable[[str], Records] = _by_value,
+    rewrite: Callable[[Records], Records] = lambda records: records,
+    result: Callable[[RecordCount, Records], int] = lambda count, records: count.reboots,
+) -> Counter:
+    """The reference on Claude Code transcripts with one of read / rewrite / result replaced;
+    `result` also sees the records the reader was given."""
+
+    def count(path: str) -> int:
+        if detect(path) != CLAUDE_CODE:
+            return count_path(path, readable=True).reboots
+        records = rewrite(read(path))
+        return result(claude_code.count_records(records), records)
+
+    return count
+
+
+def _retyped(match: Callable[[Any], bool]) -> Callable[[Records], Records]:
+    """CLC-3 bent: the records `match` picks are taken for `compact_boundary` records (their
+    `uuid`, if any, kept: each is a compaction of its own)."""
+
+    def rewrite(records: Records) -> Records:
+        return [
+            (line, {**value, "type": "system", "subtype": claude_code.BOUNDARY})
+            if isinstance(value, dict) and match(value)
+            else (line, value)
+            for line, value in records
+        ]
+
+    return rewrite
+
+
+def _is_summary_record(value: dict[str, Any]) -> bool:
+    return value.get("type") == "user" and value.get("isCompactSummary") is True
+
+
+def _is_microcompact(value: dict[str, Any]) -> bool:
+    return value.get("type") == "system" and value.get("subtype") in (
+        claude_code.COMPANION_SUBTYPES
+    )
+
+
+def _is_title_row(value: dict[str, Any]) -> bool:
+    return value.get("type") in claude_code.COMPANION_TYPES
+
+
+def _summarizer_logs(count: RecordCount, records: Records) -> int:
+    """CLC-5 bent: each summarizer (`agentId` `acompact-*`) a file logs is one more compaction."""
+    agents = {
+        value["agentId"]
+        for _, value in records
+        if isinstance(value, dict)
+        and isinstance(value.get("agentId"), str)
+        and value["agentId"].startswith("acompact-")
+    }
+    return count.reboots + len(agents)
+
+
+def _main_thread_everything(records: Records) -> Records:
+    """CLC-5 bent: `isSidechain` is ignored, a subagent's records are the main thread's."""
+    return [
+        (line, {**value, "isSidechain": False})
+        if isinstance(value, dict) and value.get("isSidechain") is True
+        else (line, value)
+        for line, value in records
+    ]
+
+
+def _copies_too(count: RecordCount, records: Records) -> int:
+    """CLC-6 bent: a boundary written again with its uuid is counted again."""
+    return count.reboots + sum(len(event.get("copies", [])) for event in count.events)
+
+
+def _cc0_as_zero(count: RecordCount, records: Records) -> int:
+    """CLC-7 bent: no boundary, no compaction; the CC0 summaries are ignored."""
+    return 0 if count.era == "CC0" else count.reboots
+
+
+def gemini_mistake(result: Callable[[RecordCount, Records], int]) -> Counter:
+    """The reference on Gemini CLI chats with its answer replaced by `result`, which also sees
+    the records; a chat the reference rejects (J0, G0: GEM-7) stays rejected."""
+
+    def count(path: str) -> int:
+        if detect(path) != GEMINI or path.endswith(".json"):
+            return count_path(path, readable=True).reboots
+        records = _by_value(path)
+        return result(gemini.count_records(records), records)
+
+    return count
+
+
+def _histories(records: Records) -> list[list[Any]]:
+    """Every `$set.messages` list of a chat, in file order."""
+    out = []
+    for _, value in records:
+        update = value.get("$set") if isinstance(value, dict) else None
+        if isinstance(update, dict) and isinstance(update.get("messages"), list):
+            out.append(update["messages"])
+    return out
+
+
+def _every_history(count: RecordCount, records: Records) -> int:
+    """GEM-3 bent: every history replacement is a compression."""
+    return len(_histories(records))
+
+
+def _every_snapshot_history(count: RecordCount, records: Records) -> int:
+    """GEM-4 bent: every replacement holding a snapshot counts, shown before or not."""
+    return sum(1 for messages in _histories(records) if gemini.snapshot_key(messages))
+
+
+def _messages_of(kind: str, records: Records) -> list[str]:
+    """The texts of the message records (not `$set`) of one `type`."""
+    return [
+        gemini._text(value.get("content"))
+        for _, value in records
+        if isinstance(value, dict) and value.get("type") == kind and "$set" not in value
+    ]
+
+
+def _info_records_too(count: RecordCount, records: Records) -> int:
+    """GEM-5 bent: the UI's `info` notes of a compression are compressions too."""
+    return count.reboots + len(_messages_of("info", records))
+
+
+def _snapshot_records_too(count: RecordCount, records: Records) -> int:
+    """GEM-5 bent: a message record holding a snapshot is one more compression."""
+    return count.reboots + sum(1 for t in _messages_of("user", records) if gemini.SNAPSHOT in t)
+
+
+def _gemini_unmeasurable_counted(path: str) -> int:
+    """GEM-7 bent: a J0 or G0 chat gets a number, the compressions its `info` notes announce
+    (none for a headless chat) instead of `E-UNMEASURABLE`."""
+    try:
+        return count_path(path, readable=True).reboots
+    except Rejection as rejection:
+        if rejection.code != E_UNMEASURABLE or detect(path) != GEMINI:
+            raise
+    if path.endswith(".json"):
+        with open(path, "rb") as stream:
+            messages = json.load(stream).get("messages", [])
+        records: Records = [(0, m) for m in messages if isinstance(m, dict)]
+    else:
+        records = _by_value(path)
+    return sum(1 for text in _messages_of("info", records) if "compress" in text.lower())
+
+
 # The gallery: a SPEC.md §10 row name -> its counter ----------------------------------------
 
 GALLERY: dict[str, Counter] = {
@@ -587,6 +749,23 @@ GALLERY: dict[str, Counter] = {
     "vscode-rules-for-any-host": _vscode_rules_for_unknown,
     "zero-for-unknown-host": _zero_for_unknown,
     "greps-compact": _greps_compact,
+    # Claude Code and Gemini CLI (spec 3.0 part two)
+    "claude-counts-summaries": claude_mistake(rewrite=_retyped(_is_summary_record)),
+    "claude-counts-microcompact": claude_mistake(rewrite=_retyped(_is_microcompact)),
+    "claude-counts-title-rows": claude_mistake(rewrite=_retyped(_is_title_row)),
+    "claude-counts-summarizer-log": claude_mistake(result=_summarizer_logs),
+    "claude-counts-sidechains": claude_mistake(rewrite=_main_thread_everything),
+    "claude-counts-branch-copy": claude_mistake(
+        result=lambda count, records: count.reboots + len(count.inherited)
+    ),
+    "claude-counts-copies": claude_mistake(result=_copies_too),
+    "claude-cc0-as-zero": claude_mistake(result=_cc0_as_zero),
+    "claude-reads-by-line": claude_mistake(read=_by_line),
+    "gemini-every-history": gemini_mistake(_every_history),
+    "gemini-snapshot-per-history": gemini_mistake(_every_snapshot_history),
+    "gemini-counts-info": gemini_mistake(_info_records_too),
+    "gemini-counts-snapshot-records": gemini_mistake(_snapshot_records_too),
+    "gemini-unmeasurable-counted": _gemini_unmeasurable_counted,
     **CHAT_LOOP_GALLERY,  # basic-agent-chat-loop (BCL-*): tests/gallery/chat_loop_counters.py
 }
 

@@ -26,7 +26,8 @@ from rebootspec.generators.hosts.scenarios import SCENARIOS
 
 
 def reading(data: bytes) -> tuple[bool, int]:
-    """(synced, distinct snapshot ids) of a `.jsonl` chat."""
+    """(synced, distinct snapshot keys) of a `.jsonl` chat: a snapshot message's id, or its
+    text when it has none; entries of a history that are not messages are skipped."""
     synced, ids = False, set()
     for raw in data.split(b"\n"):
         try:
@@ -38,9 +39,11 @@ def reading(data: bytes) -> tuple[bool, int]:
             continue
         synced = True
         for message in update["messages"]:
+            if not isinstance(message, dict):
+                continue
             text = "".join(p.get("text", "") for p in message["content"] if isinstance(p, dict))
             if message["type"] == "user" and "<state_snapshot>" in text:
-                ids.add(message["id"])
+                ids.add(message.get("id", text))
     return synced, len(ids)
 
 

@@ -19,7 +19,12 @@ import pytest
 from rebootspec.generators.corpus import hostcases
 from rebootspec.generators.corpus.hostcases import HostCase
 from rebootspec.generators.hosts import codex, pi
-from rebootspec.generators.hosts.big import write_big_codex, write_big_pi
+from rebootspec.generators.hosts.big import (
+    write_big_claude,
+    write_big_codex,
+    write_big_gemini,
+    write_big_pi,
+)
 from rebootspec.generators.hosts.plan import CodexPlan, PiPlan, codex_all_compactions
 
 CASES = hostcases.all_cases()
@@ -252,3 +257,26 @@ def test_big_files_count_what_they_planned(tmp_path: Any) -> None:
     assert len(primaries(rollout.read_bytes())) == expected > 0
     expected = write_big_pi(session, 1)
     assert len(primaries(session.read_bytes())) == expected > 0
+
+
+def test_big_claude_and_gemini_files_count_what_they_planned(tmp_path: Any) -> None:
+    """The bench's Claude Code and Gemini CLI files hold one primary record per planned
+    compaction, read without the reference: boundaries (CLC-3), and `$set.messages` whose
+    history holds a snapshot id not seen before (GEM-3, GEM-4)."""
+    transcript, chat = tmp_path / "big-cc.jsonl", tmp_path / "big-gem.jsonl"
+    expected = write_big_claude(transcript, 1)
+    assert transcript.stat().st_size >= 1_000_000
+    boundaries = [
+        v
+        for _, v in values(transcript.read_bytes())
+        if isinstance(v, dict) and v.get("subtype") == "compact_boundary"
+    ]
+    assert len(boundaries) == expected > 0
+    expected = write_big_gemini(chat, 1)
+    snapshots = set()
+    for _, v in values(chat.read_bytes()):
+        update = v.get("$set") if isinstance(v, dict) else None
+        for message in update.get("messages", []) if isinstance(update, dict) else []:
+            if "<state_snapshot>" in json.dumps(message.get("content")):
+                snapshots.add(message["id"])
+    assert len(snapshots) == expected > 0

@@ -104,3 +104,20 @@ def test_a_record_that_leaves_the_count_unknown_is_the_spec_s_rejection() -> Non
     table = corpus.case_table(collided, "ZZZZ")
     assert table["expect"] == {"outcome": "reject", "error": "E-CHAIN", "line": 13}
     assert "E-CHAIN" in table["title"] and "basic-agent-chat-loop" in table["title"]
+
+
+def test_the_sweep_expects_unmeasurable_where_a_gemini_file_recorded_no_compression() -> None:
+    """A sweep row's expectation is the server log's count, or E-UNMEASURABLE when the host's
+    file records none of the compressions it made (RBT-5, GEM-7): the real 0.39.1 chat (G0)
+    holds no `$set.messages` snapshot, the real 0.44.0 chat (G1) holds one per compression."""
+    from rebootspec.generators.harvest import cli
+
+    harvested = corpus.HARVESTED
+    g0 = harvested / "gemini-0.39.1-auto-pre-turn/session-2026-11-25T02-38-59d6bc91.jsonl"
+    g1 = harvested / "gemini-0.44.0-auto-pre-turn/session-2026-11-25T02-38-1fe2197f.jsonl"
+    assert cli.compaction_records(g0) == 0
+    assert cli.compaction_records(g1) >= 3  # resumes write the last snapshot again
+    assert cli.expected_answer(3, cli.compaction_records(g0)) == "reject:E-UNMEASURABLE"
+    assert cli.expected_answer(3, cli.compaction_records(g1)) == "3"
+    # A run that caused nothing expects 0, whatever the file holds.
+    assert cli.expected_answer(0, 0) == "0"

@@ -236,3 +236,13 @@ def test_damaged_files_get_an_answer_or_a_rejection(tmp_path: Path, data: st.Dat
         assert rejection.code in ("E-CHAIN", "E-HOST", "E-EMPTY")
     else:
         assert 0 <= result.reboots <= 3
+
+
+def test_a_fifo_is_never_read(tmp_path: Path) -> None:
+    """ERR-12: a FIFO asked about is E-READ; a FIFO in place of a parent cannot be walked. Both
+    answer at once: neither is opened for a blocking read."""
+    folder(tmp_path, {"h_b.md": session("h_b", "h_a")})
+    os.mkfifo(tmp_path / "h_a.md")
+    os.mkfifo(tmp_path / "pipe.md")
+    assert reject(tmp_path / "h_b.md").code == "E-CHAIN"
+    assert reject(tmp_path / "pipe.md").code == "E-READ"
