@@ -35,9 +35,6 @@ FALLBACK_RULES = (
 # regular file in git, so a FIFO, a device or a directory can only be made by a test.
 NOT_IN_CORPUS = {
     "ERR-12": "(tests/hostile/test_reference_hostile.py: a FIFO, /dev/zero, a directory)",
-    # TEMPORARY while spec 3.0 part two lands host by host: the opencode cases cite it;
-    # removed when that host is merged.
-    "ERR-15": "(opencode cases: pending)",
 }
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import sanitize, sweep
+from .hosts import chat_loop
 from .hosts.common import HarvestError, latest
 from .run import HOSTS, RunResult, harvest_one
 
@@ -158,7 +159,13 @@ def _rows(result: RunResult, reference: ReferenceCount) -> list[Row]:
         else:
             answer = reference(path)
             recorded = compaction_records(path)
-            expected = expected_answer(int(str(thread["caused"])), recorded)
+            # The run's own answer when the driver gives one (a chat-loop chain that loops is
+            # E-CHAIN, BCL-6), else the compactions caused, or E-UNMEASURABLE (RBT-5).
+            expected = (
+                str(thread["answer"])
+                if "answer" in thread
+                else expected_answer(int(str(thread["caused"])), recorded)
+            )
         agree = "yes" if answer == expected else "no"
         row_note = note
         if expected != str(thread["caused"]):
@@ -220,9 +227,9 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
     disagreement), 2 on a usage error."""
     parser = argparse.ArgumentParser(
         prog="python -m rebootspec.generators harvest",
-        description="Drive real hosts (Codex CLI, pi, Gemini CLI, opencode) against a scripted "
-        "loopback model and collect the session files they write. Needs npm, unshare and the "
-        "npm registry.",
+        description="Drive real hosts (Codex CLI, pi, Gemini CLI, opencode; basic-agent-chat-loop "
+        "with a stub agent) against a scripted loopback model and collect the session files they "
+        "write. Needs unshare, and npm with its registry (or pip with PyPI for the chat loop).",
         epilog="example: python -m rebootspec.generators harvest --host codex --version 0.130.0 "
         "--scenario auto-pre-turn --out /tmp/harvest",
     )
@@ -246,7 +253,7 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
         version = args.version
         if args.latest:
             try:
-                version = latest(module.PACKAGE)
+                version = chat_loop.latest() if args.host == "chat-loop" else latest(module.PACKAGE)
             except HarvestError as error:
                 print(f"harvest: {error}", file=sys.stderr)
                 return 1

@@ -12,6 +12,13 @@ the server log. When the host caused compactions and the file records none (``re
 version is of an era that recorded no compaction, and the spec's answer is ``E-UNMEASURABLE``
 (RBT-5); the reference is never run to decide.
 
+A manifest entry may also say what the generic tables cannot: ``container`` (a multi-file
+container such as ``markdown``: the case's input is the folder ``input/`` holding the entry's
+``inputs``, and ``input`` names the ``file`` asked about, spec/FIXTURES.md), ``era``, ``rules``
+and ``tags``, and ``reject`` (with ``line``): the error code the spec gives when the run's record
+leaves the count unknown (a basic-agent-chat-loop file that overwrote its parent names itself,
+BCL-6).
+
 Case IDs are chosen once and kept in ``harvested/case_ids.toml``; ``--check`` compares the
 corpus with a fresh conversion (``tox -e corpus``), as ``build --check`` does for generated cases.
 """
@@ -68,7 +75,8 @@ PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
 
 @dataclass(frozen=True)
 class Harvested:
-    """One file of the manifest, as a case; a store's files (``files``) for a folder entry."""
+    """One file of the manifest, as a case; ``files`` are a multi-file case's input (its path
+    under ``input/`` -> bytes): an opencode store's folder, or a chat loop's ``inputs``."""
 
     key: str  # host@version/scenario/role, the registry key
     entry: dict[str, Any]
@@ -99,6 +107,10 @@ def load() -> list[Harvested]:
         path = HARVESTED / entry["file"]
         if path.is_dir():  # a store: the whole folder is the case's input/
             out.append(Harvested(key, entry, b"", folder_files(path)))
+        elif "inputs" in entry:  # a chain of session files: those the entry lists
+            names = [str(name) for name in entry["inputs"]]
+            files = {Path(name).name: (HARVESTED / name).read_bytes() for name in names}
+            out.append(Harvested(key, entry, path.read_bytes(), files))
         else:
             out.append(Harvested(key, entry, path.read_bytes()))
     return out
@@ -107,6 +119,9 @@ def load() -> list[Harvested]:
 def expectation(item: Harvested) -> dict[str, Any]:
     """The run's record: the compactions caused, or E-UNMEASURABLE when none was recorded."""
     caused, recorded = int(item.entry["expected"]), int(item.entry["records"])
+    if "reject" in item.entry:
+        line = int(item.entry.get("line", 0))
+        return {"outcome": "reject", "error": str(item.entry["reject"]), "line": line}
     if caused > 0 and recorded == 0:
         return {"outcome": "reject", "error": "E-UNMEASURABLE", "line": 0}
     return {"outcome": "count", "reboots": caused}
@@ -114,7 +129,7 @@ def expectation(item: Harvested) -> dict[str, Any]:
 
 def era(item: Harvested) -> str:
     """The era from the file's shapes (informative metadata, read without any counter)."""
-    if item.files is not None:  # opencode: the era a person read off the store (OPC-2)
+    if "era" in item.entry:  # named by the manifest (a person's reading of the file, OPC-2)
         return str(item.entry["era"])
     records = [_value(line) for line in item.data.splitlines() if line.strip()]
     if item.host == "gemini-cli":  # GEM-2
@@ -151,6 +166,8 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
     scenario, role, version = item.entry["scenario"], item.entry["role"], item.entry["version"]
     if item.host == "opencode":
         return opencode_rules_and_tags(item)
+    if "rules" in item.entry:  # named by the manifest, tags with them
+        return list(item.entry["rules"]), list(item.entry.get("tags", ["harvested"]))
     if expect["outcome"] == "reject" and item.host == "gemini-cli":
         rules, tags = ["RBT-5", "GEM-7", "ERR-14"], ["gemini-unmeasurable", "rejection"]
         if container(item) == "json":  # told from VS Code's .json by its members
@@ -217,11 +234,12 @@ def version_key(version: str) -> tuple[int, ...]:
 
 def title(item: Harvested, expect: dict[str, Any]) -> str:
     entry = item.entry
-    name = {"codex": "Codex", "gemini-cli": "Gemini CLI", "opencode": "opencode"}.get(
-        item.host, "pi"
-    )
+    names = {"codex": "Codex", "gemini-cli": "Gemini CLI", "pi": "pi", "opencode": "opencode"}
+    name = names.get(item.host, item.host)
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"
-    if expect["outcome"] == "reject":
+    if expect["outcome"] == "reject" and expect["error"] != "E-UNMEASURABLE":
+        answer = f"rejected: {expect['error']}"
+    elif expect["outcome"] == "reject":
         answer = "no compaction recorded: unmeasurable"
     else:
         answer = f"{expect['reboots']} reboot{'' if expect['reboots'] == 1 else 's'}"
@@ -242,8 +260,9 @@ def case_table(item: Harvested, case_id: str) -> dict[str, Any]:
         "container": container(item),
     }
     if item.files is not None:  # spec/FIXTURES.md: what {path} names, and {session}
-        table["input"] = str(item.entry["input"])
-        table["session"] = str(item.entry["session"])
+        table["input"] = str(item.entry.get("input", Path(item.entry["file"]).name))
+        if "session" in item.entry:
+            table["session"] = str(item.entry["session"])
     table.update(
         provenance=item.entry["provenance"],
         comment=f"{item.entry['what']} Written by {item.entry['licence']}.",
@@ -253,11 +272,29 @@ def case_table(item: Harvested, case_id: str) -> dict[str, Any]:
 
 
 def container(item: Harvested) -> str:
-    """``sqlite`` or ``storage`` for an opencode store (by what ``input`` names); ``json`` for a
-    whole-file chat (Gemini CLI up to 0.38, GEM-1); else ``jsonl``."""
+    """The manifest's ``container``; ``sqlite`` or ``storage`` for an opencode store (by what
+    ``input`` names); else ``json`` for a whole-file chat (Gemini CLI up to 0.38, GEM-1) and
+    ``jsonl`` for the rest."""
+    if "container" in item.entry:
+        return str(item.entry["container"])
     if item.files is not None:
         return OPENCODE_CONTAINERS[str(item.entry["input"]).split("/")[0]]
     return "json" if str(item.entry["file"]).endswith(".json") else "jsonl"
+
+
+def input_files(item: Harvested) -> dict[str, bytes]:
+    """What the case folder holds besides case.toml: ``session.<container>``, or ``input/*``."""
+    if item.files is not None:
+        return {f"input/{name}": data for name, data in item.files.items()}
+    return {f"session.{container(item)}": item.data}
+
+
+def _on_disk(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.name != "case.toml"
+    }
 
 
 def registry() -> dict[str, str]:
@@ -299,14 +336,9 @@ def differences(fixtures: Path) -> list[str]:
         want = casefile.render(case_table(item, case_id))
         if not (folder / "case.toml").exists() or (folder / "case.toml").read_text("utf-8") != want:
             problems.append(f"{case_id} ({item.key}): case.toml differs")
-        if item.files is not None:
-            inputs = folder / "input"
-            if not inputs.is_dir() or folder_files(inputs) != item.files:
-                problems.append(f"{case_id} ({item.key}): input/ differs")
-            continue
-        session = folder / f"session.{container(item)}"
-        if not session.exists() or session.read_bytes() != item.data:
-            problems.append(f"{case_id} ({item.key}): session.jsonl differs")
+        files = input_files(item)
+        if not folder.is_dir() or _on_disk(folder) != files:
+            problems.append(f"{case_id} ({item.key}): {', '.join(sorted(files))} differ")
     return problems
 
 

@@ -19,8 +19,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .hosts import codex, gemini, opencode, pi
+from .hosts import chat_loop, codex, gemini, opencode, pi
 from .hosts.common import HOME, PROJECT, HarvestError, Install
+from .hosts.result import Outcome
 from .server import ScriptedServer
 
 HOSTNAME = "devbox"
@@ -46,6 +47,13 @@ def main(argv: list[str]) -> int:
     result: dict[str, object] = {"host": host, "version": version, "scenario": scenario}
     try:
         _enter()
+        if host == "chat-loop":  # its stub agent is the model: no server, its own log
+            return _finish(
+                out,
+                result,
+                chat_loop.drive(Install(Path(folder), 0, True), version, scenario, out),
+                None,
+            )
         log = out / "server-log.jsonl"
         log.unlink(missing_ok=True)
         dump = out / "requests" if os.environ.get("REBOOTSPEC_HARVEST_DUMP") else None
@@ -57,6 +65,18 @@ def main(argv: list[str]) -> int:
             outcome = driver.drive(Install(Path(folder), 0, True), version, scenario, server, out)
         finally:
             server.stop()
+        return _finish(out, result, outcome, server)
+    except HarvestError as error:
+        result["error"] = str(error)
+    (out / "result.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 1
+
+
+def _finish(
+    out: Path, result: dict[str, object], outcome: Outcome, server: ScriptedServer | None
+) -> int:
+    """Copy the threads (and the run's other files) out, write ``result.json``; exit 0."""
+    try:
         threads = []
         for thread in outcome.threads:
             target = out / thread.path.name
@@ -71,6 +91,11 @@ def main(argv: list[str]) -> int:
                     "home_path": str(thread.path),
                 }
             )
+        for thread, row in zip(outcome.threads, threads, strict=True):
+            if thread.answer:  # the driver's own answer, when it is not the count (BCL-6)
+                row["answer"] = thread.answer
+        for path in outcome.files:
+            shutil.copyfile(path, out / path.name)
         written = sorted(
             p
             for p in HOME.rglob("*")
@@ -80,12 +105,18 @@ def main(argv: list[str]) -> int:
             home_files=[f"{p.relative_to(HOME)} {p.stat().st_size}" for p in written],
             threads=threads,
             notes=outcome.notes,
-            summaries=server.summaries(),
-            failed_summaries=sum(1 for e in server.entries if e.classification == "summary-failed"),
-            requests=len(server.entries),
+            **outcome.record,
         )
+        if server is not None:
+            result.update(
+                summaries=server.summaries(),
+                failed_summaries=sum(
+                    1 for e in server.entries if e.classification == "summary-failed"
+                ),
+                requests=len(server.entries),
+            )
         code = 0
-    except HarvestError as error:
+    except (HarvestError, OSError) as error:
         result["error"] = str(error)
         code = 1
     (out / "result.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

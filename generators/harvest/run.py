@@ -10,10 +10,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hosts import codex, gemini, opencode, pi
-from .hosts.common import HarvestError, install
+from .hosts import chat_loop, codex, gemini, opencode, pi
+from .hosts.common import HarvestError, Install, install
 
-HOSTS = {"codex": codex, "pi": pi, "gemini": gemini, "opencode": opencode}
+HOSTS = {"codex": codex, "pi": pi, "gemini": gemini, "opencode": opencode, "chat-loop": chat_loop}
+
+
+def install_host(host: str, version: str) -> Install:
+    """The pinned install: a venv from PyPI for the chat loop, else an npm prefix."""
+    if host == "chat-loop":
+        return chat_loop.install_pinned(version)
+    return install(HOSTS[host].PACKAGE, version)
 
 
 @dataclass
@@ -40,7 +47,7 @@ def harvest_one(host: str, version: str, scenario: str, out: Path) -> RunResult:
     module = HOSTS[host]
     if not module.supports(version, scenario):
         raise HarvestError(f"{host} {version} cannot do the {scenario} scenario")
-    got = install(module.PACKAGE, version)
+    got = install_host(host, version)
     prepare = getattr(module, "prepare", None)
     if prepare is not None:  # what the host fetches at run time, fetched here (opencode)
         prepare(version)

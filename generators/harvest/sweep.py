@@ -12,25 +12,34 @@ release on the registry), 1.2.1 (the first SQLite ``opencode.db`` on the registr
 Gemini CLI: 0.38.2 (whole-file ``.json`` chats, J0), 0.39.1 (``.jsonl`` without the history, G0),
 0.44.0 (the first to write the compressed history, G1), 0.61.0 (the newest release, Nov 2026).
 The first two record no compression: their rows expect ``E-UNMEASURABLE`` (GEM-7).
+basic-agent-chat-loop (PyPI): 1.5.1 (JSON + Markdown in ~/agent-conversations, resume replays),
+1.6.0 (``#compact``/``#resume``, summaries; saves at exit), 1.7.0 (saves after every turn),
+1.9.0 (session persister/restorer components), 1.10.0 (the newest).
 """
 
 from __future__ import annotations
 
-from .hosts import codex, gemini, opencode, pi
+from .hosts import chat_loop, codex, gemini, opencode, pi
 
 VERSIONS: dict[str, tuple[str, ...]] = {
     "codex": ("0.40.0", "0.80.0", "0.111.0", "0.130.0", "0.150.1", "0.166.0", "0.169.0"),
     "pi": ("0.30.2", "0.50.7", "0.73.1"),
     "gemini": ("0.38.2", "0.39.1", "0.44.0", "0.61.0"),
     "opencode": ("1.0.0", "1.0.98", "1.1.65", "1.2.1", "1.14.41", "1.18.33"),
+    "chat-loop": ("1.5.1", "1.6.0", "1.7.0", "1.9.0", "1.10.0"),
 }
 
 
 def jobs() -> list[tuple[str, str, str]]:
     """Every (host, version, scenario) of the sweep that the version can run."""
     out: list[tuple[str, str, str]] = []
-    hosts = (("codex", codex), ("pi", pi), ("gemini", gemini), ("opencode", opencode))
-    for host, module in hosts:
+    for host, module in (
+        ("codex", codex),
+        ("pi", pi),
+        ("gemini", gemini),
+        ("opencode", opencode),
+        ("chat-loop", chat_loop),
+    ):
         for version in VERSIONS[host]:
             out.extend(
                 (host, version, scenario)

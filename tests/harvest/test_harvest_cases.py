@@ -64,6 +64,48 @@ def test_a_host_that_records_a_compaction_its_failed_summary_meant_to_stop_is_fl
     assert not cli._host_differs(thread, {"failed_summaries": 0}, recorded, "1")
 
 
+def chat_loop_item(**entry: Any) -> corpus.Harvested:
+    base = {
+        "host": "basic-agent-chat-loop",
+        "version": "1.10.0",
+        "scenario": "compact",
+        "role": "own",
+        "container": "markdown",
+        "file": "chatloop-1.10.0-compact/b.md",
+        "inputs": ["chatloop-1.10.0-compact/a.md", "chatloop-1.10.0-compact/b.md"],
+        "expected": 1,
+        "records": 1,
+        "era": "M1",
+        "rules": ["RBT-1", "BCL-3"],
+        "tags": ["harvested", "chatloop-compact"],
+        "provenance": "harvest:basic-agent-chat-loop@1.10.0/compact",
+        "what": "a compaction.",
+        "licence": "MIT (basic-agent-chat-loop)",
+    }
+    inputs = (("a.md", b"# harvest Conversation\n"), ("b.md", b"# harvest Conversation\n\n"))
+    return corpus.Harvested("k", {**base, **entry}, inputs[1][1], inputs)
+
+
+def test_a_multi_file_case_gets_its_folder_and_names_the_file_asked_about() -> None:
+    harvested = chat_loop_item()
+    table = corpus.case_table(harvested, "ZZZZ")
+    assert table["container"] == "markdown" and table["input"] == "b.md"
+    assert table["era"] == "M1" and table["rules"] == ["RBT-1", "BCL-3"]
+    assert table["expect"] == {"outcome": "count", "reboots": 1}
+    assert table["provenance"] == "harvest:basic-agent-chat-loop@1.10.0/compact"
+    assert set(corpus.input_files(harvested)) == {"input/a.md", "input/b.md"}
+    # Single-file cases keep their one session file.
+    single = item(expected=0, records=0, file="codex-0.40.0-manual/rollout.jsonl")
+    assert set(corpus.input_files(single)) == {"session.jsonl"}
+
+
+def test_a_record_that_leaves_the_count_unknown_is_the_spec_s_rejection() -> None:
+    collided = chat_loop_item(scenario="collision", reject="E-CHAIN", line=13)
+    table = corpus.case_table(collided, "ZZZZ")
+    assert table["expect"] == {"outcome": "reject", "error": "E-CHAIN", "line": 13}
+    assert "E-CHAIN" in table["title"] and "basic-agent-chat-loop" in table["title"]
+
+
 def test_the_sweep_expects_unmeasurable_where_a_gemini_file_recorded_no_compression() -> None:
     """A sweep row's expectation is the server log's count, or E-UNMEASURABLE when the host's
     file records none of the compressions it made (RBT-5, GEM-7): the real 0.39.1 chat (G0)

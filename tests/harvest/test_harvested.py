@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -27,7 +28,24 @@ def _entries() -> list[dict[str, object]]:
         return list(tomllib.load(manifest)["file"])
 
 
+def _restored_on_chain(path: Path) -> int:
+    """BCL-3/BCL-4 read on their own: restored files (a Resumed From header line) on the chain."""
+    seen: set[str] = set()
+    count = 0
+    while path.exists() and path.name not in seen:
+        seen.add(path.name)
+        header = path.read_text(encoding="utf-8").split("\n---\n")[0]
+        match = re.search(r"^\*\*Resumed From:\*\* (.+)$", header, re.MULTILINE)
+        if not match:
+            break
+        count += 1
+        path = path.with_name(match.group(1).strip() + ".md")
+    return count
+
+
 def _records(path: Path, host: str) -> int:
+    if host == "basic-agent-chat-loop":
+        return _restored_on_chain(path)
     if host == "gemini-cli":
         return _gemini_snapshots(path)
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -56,10 +74,21 @@ def _stores() -> list[dict[str, object]]:
 
 def test_every_listed_file_exists_and_every_session_file_is_listed() -> None:
     listed = {str(entry["file"]) for entry in _entries() if entry["host"] != "opencode"}
+    for entry in _entries():
+        inputs = entry.get("inputs", [])
+        assert isinstance(inputs, list)
+        assert not inputs or entry["file"] in inputs, entry["file"]
+        listed |= {str(name) for name in inputs}
+    # The chat loop's .index.json stays beside the sessions as evidence, not as a case input.
+    chat_loop = [
+        p
+        for p in FOLDER.glob("chatloop-*/*")
+        if p.suffix in (".md", ".json") and p.stem != ".index"
+    ]
     on_disk = {
         str(path.relative_to(FOLDER))
-        for path in [*FOLDER.rglob("*.jsonl"), *FOLDER.rglob("session-*.json")]
-        if path.name != "server-log.jsonl"
+        for path in [*FOLDER.rglob("*.jsonl"), *FOLDER.rglob("session-*.json"), *chat_loop]
+        if path.name not in ("server-log.jsonl", "stub-log.jsonl")
     }
     assert listed == on_disk
 
@@ -113,7 +142,30 @@ def test_records_in_each_file_are_what_the_manifest_says() -> None:
 def test_curated_files_are_under_two_megabytes_and_sanitised() -> None:
     files = sorted(p for p in FOLDER.rglob("*") if p.is_file() and "opencode-" not in str(p))
     assert sum(path.stat().st_size for path in files) < 2_000_000
-    assert sanitize.scan([path for path in files if path.suffix == ".jsonl"]) == []
+    text = [path for path in files if path.suffix in (".jsonl", ".json", ".md")]
+    assert sanitize.scan(text) == []
+
+
+def test_a_chat_loop_file_names_its_parent_by_the_private_homes_path() -> None:
+    """The absolute Previous Session path is the sandbox's generic one, never this machine's."""
+    restored = 0
+    for path in FOLDER.glob("chatloop-*/*.md"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("**Previous Session:** "):
+                restored += 1
+                assert line.startswith("**Previous Session:** /home/dev/project/.chat-sessions/")
+    assert restored >= 20
+
+
+def test_a_chat_loop_rejection_points_at_the_asked_files_own_link() -> None:
+    """BCL-6: E-CHAIN is reported at the asked file's **Resumed From:** line."""
+    rejected = [entry for entry in _entries() if entry.get("reject") == "E-CHAIN"]
+    assert rejected
+    for entry in rejected:
+        lines = (FOLDER / str(entry["file"])).read_text(encoding="utf-8").split("\n")
+        line = entry["line"]
+        assert isinstance(line, int)
+        assert lines[line - 1].startswith("**Resumed From:** "), entry["file"]
 
 
 def test_opencode_stores_are_small_and_sanitised() -> None:

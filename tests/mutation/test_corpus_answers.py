@@ -31,16 +31,22 @@ CASES = sorted(path.parent for path in FIXTURES.glob("*/case.toml"))
 def test_case_answer(folder: Path) -> None:
     case = tomllib.loads((folder / "case.toml").read_text("utf-8"))
     expect = case["expect"]
-    if "input" in case:  # a folder container: the store under input/ and its session
-        path = folder / "input" / case["input"]
-    else:
-        path = folder / f"session.{case['container']}"
+    path = _input(folder, case)
     try:
-        result = count_path(path, readable=True, session=case.get("session"))
-        got: tuple[object, ...] = ("count", result.reboots)
+        answer = count_path(path, readable=True, session=case.get("session"))
+        got: tuple[object, ...] = ("count", answer.reboots)
     except Rejection as rejection:
         got = ("reject", rejection.code, rejection.line)
     if expect["outcome"] == "count":
         assert got == ("count", expect["reboots"])
     else:
         assert got == ("reject", expect["error"], expect["line"])
+
+
+def _input(folder: Path, case: dict[str, object]) -> Path:
+    """What the candidate is given: ``session.<container>``, or ``input/<input>`` for a folder
+    container (spec/FIXTURES.md, "Inputs of several files")."""
+    rel = case.get("input")
+    if isinstance(rel, str):
+        return folder / "input" if rel == "." else folder / "input" / rel
+    return folder / f"session.{case['container']}"
