@@ -22,6 +22,7 @@ import pytest
 PACKAGE = "reference" if "MUTANT_UNDER_TEST" in os.environ else "rebootspec.reference"
 count_path = importlib.import_module(PACKAGE).count_path
 Rejection = importlib.import_module(PACKAGE + ".errors").Rejection
+vocabulary = importlib.import_module(PACKAGE + ".eras").vocabulary
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CASES = sorted(path.parent for path in FIXTURES.glob("*/case.toml"))
@@ -32,6 +33,9 @@ def test_case_answer(folder: Path) -> None:
     case = tomllib.loads((folder / "case.toml").read_text("utf-8"))
     expect = case["expect"]
     path = _input(folder, case)
+    # Each case counts as a fresh `rebootspec count` does, with the era vocabulary built for it:
+    # one cached by an earlier case (or before the mutant was switched on) would hide a mutant.
+    vocabulary.cache_clear()
     try:
         answer = count_path(path, readable=True, session=case.get("session"))
         got: tuple[object, ...] = ("count", answer.reboots)
