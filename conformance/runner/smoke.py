@@ -55,6 +55,9 @@ PICKS = (
     Pick("pi session", lambda c: c.host == "pi" and _counts_some(c)),
     Pick("claude-code transcript", lambda c: c.host == "claude-code" and _counts_some(c)),
     Pick("gemini chat", lambda c: c.host == "gemini-cli" and _counts_some(c)),
+    # Inputs of several files (PRO-1): a store and its {session}, a chain of session files.
+    Pick("opencode store", lambda c: c.host == "opencode" and _counts_some(c)),
+    Pick("chat-loop chain", lambda c: c.host == "basic-agent-chat-loop" and _counts_some(c)),
 )
 
 

@@ -28,6 +28,8 @@ def test_one_case_per_kind(tmp_path: Path) -> None:
         "pi session": None,
         "claude-code transcript": None,
         "gemini chat": None,
+        "opencode store": None,
+        "chat-loop chain": None,
     }
 
 
@@ -96,7 +98,17 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
     assert claude is not None and claude.host == "claude-code" and claude.expect["reboots"] > 0
     gemini = chosen["gemini chat"]
     assert gemini is not None and gemini.host == "gemini-cli" and gemini.expect["reboots"] > 0
+    store, chain = chosen["opencode store"], chosen["chat-loop chain"]
+    assert store is not None and store.host == "opencode" and store.session is not None
+    assert chain is not None and chain.host == "basic-agent-chat-loop" and chain.input_root
     # The VS Code picks stay VS Code cases: a counter of VS Code alone smoke-tests its adapter.
-    hosts = ("codex rollout", "pi session", "claude-code transcript", "gemini chat")
+    hosts = (
+        "codex rollout",
+        "pi session",
+        "claude-code transcript",
+        "gemini chat",
+        "opencode store",
+        "chat-loop chain",
+    )
     others = [case for label, case in chosen.items() if label not in hosts]
     assert all(case is not None and case.host == "vscode" for case in others)
