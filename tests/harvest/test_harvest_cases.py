@@ -82,8 +82,8 @@ def chat_loop_item(**entry: Any) -> corpus.Harvested:
         "what": "a compaction.",
         "licence": "MIT (basic-agent-chat-loop)",
     }
-    inputs = (("a.md", b"# harvest Conversation\n"), ("b.md", b"# harvest Conversation\n\n"))
-    return corpus.Harvested("k", {**base, **entry}, inputs[1][1], inputs)
+    inputs = {"a.md": b"# harvest Conversation\n", "b.md": b"# harvest Conversation\n\n"}
+    return corpus.Harvested("k", {**base, **entry}, inputs["b.md"], inputs)
 
 
 def test_a_multi_file_case_gets_its_folder_and_names_the_file_asked_about() -> None:
