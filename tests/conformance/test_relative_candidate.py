@@ -23,7 +23,7 @@ from rebootspec.conformance.runner.candidates import CommandCandidate, anchored
 TOOL = f"""#!{sys.executable}
 import sys
 from rebootspec.reference.cli import main
-sys.exit(main(["count", sys.argv[-1]]))
+sys.exit(main(["count", *sys.argv[1:]]))  # the path, and a store's session after it (PRO-1)
 """
 
 
