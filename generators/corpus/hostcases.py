@@ -181,16 +181,8 @@ def pairs() -> list[tuple[HostScenario, str]]:
 
 
 def missing_ids() -> list[str]:
-    table = ids.registry()
-    return [f"{s.name}/{e}" for s, e in pairs() if f"{s.name}/{e}" not in table]
+    return ids.missing_keys(pairs())
 
 
 def all_cases(only: str | None = None) -> list[HostCase]:
-    table = ids.registry()
-    out = []
-    for scenario, era in pairs():
-        case_id = table.get(f"{scenario.name}/{era}")
-        if case_id is None or (only is not None and case_id != only):
-            continue
-        out.append(generate(scenario, era, case_id))
-    return out
+    return ids.registered_cases(pairs(), generate, only)

@@ -13,7 +13,9 @@ from __future__ import annotations
 import random
 import re
 import tomllib
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ...fixtures import CORPUS_DIR
 
@@ -53,6 +55,32 @@ def registry(path: Path = REGISTRY) -> dict[str, str]:
     with path.open("rb") as handle:
         table = tomllib.load(handle)
     return {str(key): str(value) for key, value in table.items()}
+
+
+Made = TypeVar("Made")
+
+
+def missing_keys(pairs: Sequence[tuple[Any, str]]) -> list[str]:
+    """The `scenario/era` keys of (scenario, era) pairs that have no ID yet (a scenario has a
+    `name`)."""
+    table = registry()
+    return [f"{s.name}/{e}" for s, e in pairs if f"{s.name}/{e}" not in table]
+
+
+def registered_cases(
+    pairs: Sequence[tuple[Any, str]],
+    make: Callable[[Any, str, str], Made],
+    only: str | None = None,
+) -> list[Made]:
+    """`make(scenario, era, id)` for every pair that has an ID (only the case `only`, if given)."""
+    table = registry()
+    out = []
+    for scenario, era in pairs:
+        case_id = table.get(f"{scenario.name}/{era}")
+        if case_id is None or (only is not None and case_id != only):
+            continue
+        out.append(make(scenario, era, case_id))
+    return out
 
 
 def folder_ids(fixtures: Path = FIXTURES) -> list[str]:
