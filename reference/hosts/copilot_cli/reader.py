@@ -36,17 +36,19 @@ COMPANION_TYPES = frozenset(
     }
 )
 W_REWOUND = "W-REWOUND"  # CPL-8: a rewind may have removed compactions: a lower bound
+TITLE_CHARS = 80  # a title is the first line of the first user message, this long at most
 FIRST_COMPACTING = (0, 0, 376)  # CPL-2: the first release that could compact (era P1)
 
 
 class CopilotCount(RecordCount):
     """OUT-4 plus the lines of sub-agents' applied compactions (CPL-5, informative)."""
 
-    _fields = RecordCount._fields + ("subagent",)
+    _fields = (*RecordCount._fields, "subagent")  # type: ignore[assignment]  # a longer tuple
 
     def __init__(self, **fields: Any) -> None:
         super().__init__(**fields)
         self.subagent: list[int] = []
+        self.title: str | None = None  # the first user message of the main agent (HST interface)
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
@@ -99,7 +101,7 @@ class Session:
         elif kind == "user.message" and main and self.title is None:
             content = data.get("content")
             if isinstance(content, str) and content.strip():
-                self.title = content.strip()
+                self.title = content.strip().splitlines()[0][:TITLE_CHARS]
 
     def _take_start(self, data: dict[str, Any], value: dict[str, Any]) -> None:
         """CPL-1, CPL-6: the version, and the instant a fork's copied run is measured from."""
@@ -154,6 +156,7 @@ class Session:
         count.inherited = self.inherited
         count.companions = self.companions
         count.subagent = self.subagent
+        count.title = self.title
         if self.rewound is not None:
             count.notices.append(
                 Notice(
