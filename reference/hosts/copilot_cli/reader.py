@@ -71,7 +71,7 @@ class Session:
         self.subagent: list[int] = []
         self.companions = 0
         self.any_compaction = False
-        self.outcome = False  # CPL-2: a complete with `outcome` (era P2)
+        self.outcome = False  # CPL-2: `outcome` or `compactionAttemptId` seen (era P2)
         self.rewound: int | None = None  # the line of the first own rewind note (CPL-8)
         self.pending_rewind: int | None = None  # a rewind note inside the run (CPL-6)
 
@@ -95,7 +95,9 @@ class Session:
             self._take_complete(line, data, main)
         elif kind in COMPANION_TYPES:
             self.companions += 1
-            self.any_compaction |= kind == "session.compaction_start"
+            if kind == "session.compaction_start":
+                self.any_compaction = True
+                self.outcome |= "compactionAttemptId" in data  # CPL-2: a P2 start
         elif kind == INFO and main and data.get("infoType") == REWIND:
             self._take_rewind(line)
         elif kind == "user.message" and main and self.title is None:
@@ -113,7 +115,7 @@ class Session:
     def _take_complete(self, line: int, data: dict[str, Any], main: bool) -> None:
         """CPL-3: applied means `success` is true and the summary is a non-empty string."""
         self.any_compaction = True
-        if "outcome" in data:
+        if "outcome" in data or "compactionAttemptId" in data:
             self.outcome = True
         summary = data.get("summaryContent")
         applied = data.get("success") is True and isinstance(summary, str) and summary != ""
@@ -169,7 +171,7 @@ class Session:
         return count
 
     def _era(self) -> str:
-        """CPL-2: P2 by `outcome`, P1 by any compaction event, else by the version."""
+        """CPL-2: P2 by its marks, P1 by any compaction event, else by the version."""
         if self.outcome:
             return "P2"
         if self.any_compaction:
