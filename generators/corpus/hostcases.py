@@ -15,6 +15,10 @@ from typing import Any
 
 from ..hosts import chat_loop, claude_code, codex, gemini, pi
 from ..hosts.chat_loop import ChatPlan
+from ..hosts.copilot_cli import plan as copilot_plan
+from ..hosts.copilot_cli import scenarios as copilot_scenarios
+from ..hosts.copilot_cli import writer as copilot_writer
+from ..hosts.copilot_cli.plan import CopilotPlan
 from ..hosts.plan import (
     ClaudePlan,
     CodexPlan,
@@ -97,12 +101,17 @@ def _rule_sort(rule: str) -> tuple[str, int]:
 
 def plan_of(
     scenario: HostScenario, era: str
-) -> CodexPlan | PiPlan | ClaudePlan | GemPlan | ChatPlan | None:
+) -> CodexPlan | PiPlan | ClaudePlan | GemPlan | ChatPlan | CopilotPlan | None:
     return scenario.plan(era) if scenario.plan is not None else None
 
 
-def render(plan: CodexPlan | PiPlan | ClaudePlan | GemPlan) -> tuple[bytes, int | None]:
+HostPlan = CodexPlan | PiPlan | ClaudePlan | GemPlan | CopilotPlan
+
+
+def render(plan: HostPlan) -> tuple[bytes, int | None]:
     """The plan's file, and the line of the value the plan made too deep (if any)."""
+    if isinstance(plan, CopilotPlan):
+        return copilot_writer.play(plan).bytes(), None
     if isinstance(plan, GemPlan):
         return gemini.play(plan).bytes(), None
     if isinstance(plan, CodexPlan):
@@ -117,9 +126,20 @@ def render(plan: CodexPlan | PiPlan | ClaudePlan | GemPlan) -> tuple[bytes, int 
     return data, session.reject_line()
 
 
-def plan_note(plan: CodexPlan | PiPlan | ClaudePlan | GemPlan) -> str:
+def expected(plan: HostPlan) -> int:
+    """The plan's count: the Copilot CLI model's own (CPL-3), or the other hosts' plans'."""
+    if isinstance(plan, CopilotPlan):
+        return copilot_plan.expected_reboots(plan)
+    return expected_reboots(plan)
+
+
+def plan_note(plan: HostPlan) -> str:
     """What the plan holds, in the comment: own and inherited compactions."""
-    own = expected_reboots(plan)
+    own = expected(plan)
+    if isinstance(plan, CopilotPlan):
+        inherited = copilot_plan.inherited_applied(plan) if plan.mark else 0
+        note = f"plan: {own} own applied compactions of the main agent"
+        return note + (f", {inherited} inherited (copied, not counted)." if inherited else ".")
     if isinstance(plan, GemPlan):
         return f"plan: {own} completed compressions."
     if isinstance(plan, CodexPlan):
@@ -165,7 +185,7 @@ def generate(scenario: HostScenario, era: str, case_id: str) -> HostCase:
     expect: dict[str, Any]
     if scenario.reject is None:
         assert plan is not None, scenario.name
-        expect = {"outcome": "count", "reboots": expected_reboots(plan)}
+        expect = {"outcome": "count", "reboots": expected(plan)}
     else:
         # ERR-10: the line of the value at fault, 0 when the whole file is (E-HOST, E-EMPTY,
         # E-UNMEASURABLE).
@@ -177,7 +197,8 @@ def generate(scenario: HostScenario, era: str, case_id: str) -> HostCase:
 
 
 def pairs() -> list[tuple[HostScenario, str]]:
-    return [(s, era) for s in SCENARIOS for era in s.eras]
+    every = (*SCENARIOS, *copilot_scenarios.SCENARIOS)  # the Copilot CLI's own module
+    return [(s, era) for s in every for era in s.eras]
 
 
 def missing_ids() -> list[str]:

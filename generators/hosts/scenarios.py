@@ -24,6 +24,7 @@ from .chat_loop import (
     ChatResume,
     ChatStart,
 )
+from .copilot_cli.plan import CopilotPlan
 from .plan import (
     ClaudeBranch,
     ClaudeCompact,
@@ -77,6 +78,9 @@ PRE = Compact(kind="local", when="pre")
 REMOTE = Compact(kind="remote", when="mid")
 
 
+AnyPlan = CodexPlan | PiPlan | ClaudePlan | GemPlan | ChatPlan | CopilotPlan
+
+
 @dataclass(frozen=True)
 class HostScenario:
     """One scenario: how to make its plan (or raw bytes) for an era, and what it cites.
@@ -91,7 +95,7 @@ class HostScenario:
     title: str
     rules: tuple[str, ...]
     tags: tuple[str, ...]
-    plan: Callable[[str], CodexPlan | PiPlan | ClaudePlan | GemPlan | ChatPlan] | None = None
+    plan: Callable[[str], AnyPlan] | None = None
     raw: bytes | None = None
     reject: str | None = None
     comment: str = ""

@@ -153,8 +153,7 @@ SCENARIOS: tuple[HostScenario, ...] = (
     _scenario(
         "copilot-fork-unmarked",
         ("P2",),
-        "a fork that crashed before its mark: the copied events are the file's own; two"
-        " reboots",
+        "a fork that crashed before its mark: the copied events are the file's own; two reboots",
         ("CPL-6",),
         ("copilot-fork-unmarked",),
         _fork((Prompt("fix the parser"), MANUAL), Prompt("try B"), MANUAL, mark=False),
