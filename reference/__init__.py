@@ -75,7 +75,19 @@ def count_records_path(
     the file again. Both give the same output on every input
     (tests/reference/test_fastpath_hosts.py).
     """
-    from .hosts import CLAUDE_CODE, CODEX, GEMINI, PI, claude_code, codex, gemini, json_host, pi
+    from .hosts import (
+        CLAUDE_CODE,
+        CODEX,
+        COPILOT_CLI,
+        GEMINI,
+        PI,
+        claude_code,
+        codex,
+        gemini,
+        json_host,
+        pi,
+    )
+    from .hosts.copilot_cli import reader as copilot_cli
 
     fast_host = host in (CODEX, PI) and not os.fspath(path).endswith(".zst")
     if fast_host and not readable and _size(path) >= FAST_FROM_BYTES:
@@ -98,6 +110,7 @@ def count_records_path(
         PI: pi.count_records,
         CLAUDE_CODE: claude_code.count_records,  # CLC-1..CLC-9
         GEMINI: gemini.count_records,  # GEM-1..GEM-8
+        COPILOT_CLI: copilot_cli.count_records,  # CPL-1..CPL-10
     }
     notices: list[Notice] = []
     with open_log(path) as stream:

@@ -79,7 +79,7 @@ EXAMPLES = {
 EXAMPLES["count"] += "  |  %(prog)s --session 634638ae (any host's session, by a unique id prefix)"
 VSCODE_USER_DATA_ENV = "REBOOTSPEC_VSCODE_USER_DATA_DIR"  # stores.py's, not imported here
 # HST-1 (reference.hosts.HOSTS, not imported here)
-HOST_CHOICES = ("vscode", "codex", "pi", "claude-code", "gemini-cli", "opencode")
+HOST_CHOICES = ("vscode", "codex", "pi", "claude-code", "gemini-cli", "opencode", "copilot-cli")
 
 
 def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:

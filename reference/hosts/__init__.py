@@ -24,6 +24,7 @@ CLAUDE_CODE = "claude-code"
 GEMINI = "gemini-cli"
 OPENCODE = "opencode"
 CHAT_LOOP = "basic-agent-chat-loop"
+COPILOT_CLI = "copilot-cli"
 HOSTS = (
     VSCODE,
     CODEX,
@@ -32,6 +33,7 @@ HOSTS = (
     GEMINI,
     OPENCODE,
     CHAT_LOOP,
+    COPILOT_CLI,
 )  # HST-1, in spec/hosts.toml's order
 
 # HST-2, CLC-1: the Claude Code records that carry no `uuid`, and the member each one names
@@ -64,6 +66,9 @@ def classify(value: Any) -> str | None:
         return PI
     if isinstance(kind, str) and _is_claude_code(kind, value):
         return CLAUDE_CODE
+    envelope = isinstance(value.get("data"), dict)
+    if isinstance(kind, str) and kind.startswith("session.") and envelope:
+        return COPILOT_CLI  # CPL-1: an event envelope (the first is a `session.start`)
     if (
         kind is None
         and isinstance(value.get("id"), str)

@@ -7,11 +7,15 @@ shapes are those the CLI 1.0.102 wrote offline (generators/harvest), cut down.
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
+from rebootspec.reference import Rejection, count_path
 from rebootspec.reference.errors import Notice
+from rebootspec.reference.hosts import detect
 from rebootspec.reference.hosts.copilot_cli.reader import CopilotCount, count_records
 from rebootspec.reference.jsonvalues import iter_values
 
@@ -238,3 +242,28 @@ def test_damage_is_skipped_and_odd_values_ignored() -> None:
     result = count_records(iter_values(io.BytesIO(data), notices))
     assert result.reboots == 2  # CPL-10
     assert [n.code for n in notices] == ["W-SKIPPED", "W-TORN-TAIL"]
+
+
+def test_a_copilot_cli_file_is_detected_and_counted_by_content(tmp_path: Path) -> None:
+    """HST-2, CPL-1: the first event decides, whatever the file is called."""
+    w = Writer()
+    path = tmp_path / "anything.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(v) for v in [w.start(), w.applied()]) + b"\n")
+    assert detect(path) == "copilot-cli"
+    result = count_path(path)
+    assert result.to_json()["host"] == "copilot-cli" and result.reboots == 1
+
+
+def test_other_hosts_first_values_are_not_copilots(tmp_path: Path) -> None:
+    """HST-2: Codex's envelope has `payload`; pi's header `type` has no dot."""
+    codex = {"timestamp": "t", "type": "session.start", "payload": {}, "data": {}}
+    pi = {"type": "session", "version": 3, "id": "x", "timestamp": "t", "data": {}}
+    for first, host in ((codex, "codex"), (pi, "pi")):
+        path = tmp_path / f"{host}.jsonl"
+        path.write_bytes(orjson.dumps(first) + b"\n")
+        assert detect(path) == host
+    odd = tmp_path / "odd.jsonl"
+    odd.write_bytes(orjson.dumps({"type": "session.start", "data": [1]}) + b"\n")
+    with pytest.raises(Rejection) as caught:
+        detect(odd)
+    assert caught.value.code == "E-HOST"
