@@ -72,6 +72,7 @@ from rebootspec.reference.hosts.opencode_read import Session, read_session
 from rebootspec.reference.jsonvalues import W_SKIPPED, iter_values
 from rebootspec.reference.replay import BOM, _Replayer, load_path, parse_json
 from tests.gallery.chat_loop_counters import CHAT_LOOP_GALLERY
+from tests.gallery.copilot_counters import COPILOT_GALLERY
 
 Counter = Callable[[str], int]
 
@@ -984,6 +985,7 @@ GALLERY: dict[str, Counter] = {
     "honours-revert": _honours_revert,
     "databases-only": _databases_only,
     **CHAT_LOOP_GALLERY,  # basic-agent-chat-loop (BCL-*): tests/gallery/chat_loop_counters.py
+    **COPILOT_GALLERY,  # the Copilot CLI (CPL-*): tests/gallery/copilot_counters.py
 }
 
 
