@@ -59,6 +59,8 @@ def compaction_records(path: Path) -> int:
             count += 1
         elif isinstance(value, dict) and _holds_snapshot(value.get("$set")):
             count += 1  # Gemini CLI: a history replacement that holds a snapshot (GEM-3)
+        elif isinstance(value, dict) and value.get("type") == "session.compaction_complete":
+            count += 1  # the Copilot CLI: applied or not, main agent or sub-agent (CPL-3)
     return count
 
 

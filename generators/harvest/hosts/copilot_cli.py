@@ -23,6 +23,7 @@ recorded apart), less those a rewind removed (the driver knows its target). File
 from __future__ import annotations
 
 import os
+import re
 import select
 import shutil
 import signal
@@ -111,7 +112,7 @@ class Driver:
         start = len(self.server.entries)
         argv = [self.copilot, "--allow-all", f"--resume={session}"]
         env = {**self.env, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
-        screen = _type_into(argv, env, ["@6", *keys, "@3"])
+        screen = _type_into(argv, env, ["@until:help", "@2", "?No (Esc)=1", "@2", *keys, "@3"])
         (self.logs / f"copilot-{len(self.steps) + 1}.screen").write_bytes(screen[-20000:])
         return self._measure("interactive: " + " ".join(keys)[:40], start, 0)
 
@@ -130,12 +131,17 @@ class Driver:
         return found[0].name
 
     def record(self) -> dict[str, object]:
-        rows = [f"{s.what}: rc={s.rc} summaries={s.summaries} failed={s.failed}" for s in self.steps]
+        rows = [
+            f"{s.what}: rc={s.rc} summaries={s.summaries} failed={s.failed}" for s in self.steps
+        ]
         return {"processes": rows}
 
 
 def _type_into(argv: list[str], env: dict[str, str], keys: list[str]) -> bytes:
-    """Run ``argv`` on a pseudo-terminal, type ``keys`` slowly, collect the screen, end it."""
+    """Run ``argv`` on a pseudo-terminal, type ``keys`` slowly, collect the screen, end it.
+
+    ``@N`` waits N seconds; ``@until:TEXT`` waits (up to a minute) until TEXT is on the screen;
+    ``?TEXT=KEY`` types KEY only when TEXT is on the screen (the folder-trust question)."""
     import pty
 
     pid, fd = pty.fork()
@@ -154,11 +160,23 @@ def _type_into(argv: list[str], env: dict[str, str], keys: list[str]) -> bytes:
                 except OSError:
                     return
 
+    def shown(text: str) -> bool:
+        return text.encode() in re.sub(rb"\x1b\[[0-9;?>$]*[a-zA-Z]", b"", bytes(screen))
+
     try:
         for key in keys:
+            if key.startswith("@until:"):
+                end = time.monotonic() + 60
+                while not shown(key[7:]) and time.monotonic() < end:
+                    pump(0.5)
+                continue
             if key.startswith("@"):
                 pump(float(key[1:]))
                 continue
+            if key.startswith("?"):
+                text, _, key = key[1:].partition("=")
+                if not shown(text):
+                    continue
             for char in key:
                 os.write(fd, char.encode())
                 time.sleep(0.03)
@@ -214,7 +232,7 @@ def drive(
         session = driver.first()
         driver.prompt("/compact", session)
         driver.prompt("Turn 3.", session)
-        driver.interactive(session, ["1", "@2", "/fork\r", "@6"])
+        driver.interactive(session, ["/fork\r", "@until:Forked from", "@3"])
         caused = sum(s.summaries for s in driver.steps)
         threads.append(Thread(session, "own", _events(session), caused))
         forks = [p.name for p in driver.sessions() if p.name != session]
@@ -228,12 +246,15 @@ def drive(
         driver.prompt("Turn 3.", session)
         driver.prompt("/compact", session)
         driver.prompt("Turn 5.", session)
-        driver.interactive(session, ["1", "@2", "/rewind\r", "@4", DOWN, "@1", "\r", "@4"])
+        keys = ["/rewind\r", "@until:Rewind to", "@1", DOWN, "@1", "\r", "@until:Rewound", "@3"]
+        driver.interactive(session, keys)
         kept = driver.steps[1].summaries  # the compactions before "Turn 3." stay (CPL-8)
         notes.append(f"rewound to Turn 3: {driver.steps[3].summaries} compaction(s) removed")
         threads.append(Thread(session, "own", _events(session), kept))
     notes.extend(f"{s.what}: rc={s.rc}" for s in driver.steps if s.rc)
-    files = [p for p in (COPILOT_HOME / "session-state" / session / "workspace.yaml",) if p.exists()]
+    files = [
+        p for p in (COPILOT_HOME / "session-state" / session / "workspace.yaml",) if p.exists()
+    ]
     return Outcome(threads, notes, files, driver.record())
 
 
