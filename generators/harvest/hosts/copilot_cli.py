@@ -112,7 +112,9 @@ class Driver:
         start = len(self.server.entries)
         argv = [self.copilot, "--allow-all", f"--resume={session}"]
         env = {**self.env, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
-        screen = _type_into(argv, env, ["@until:help", "@2", "?No (Esc)=1", "@2", *keys, "@3"])
+        # The interface draws nothing until a key arrives: "1" answers the folder-trust question
+        # (or is typed and deleted again when there is none).
+        screen = _type_into(argv, env, ["@6", "1", "@3", "\x7f", "@2", *keys, "@3"])
         (self.logs / f"copilot-{len(self.steps) + 1}.screen").write_bytes(screen[-20000:])
         return self._measure("interactive: " + " ".join(keys)[:40], start, 0)
 
@@ -156,9 +158,12 @@ def _type_into(argv: list[str], env: dict[str, str], keys: list[str]) -> bytes:
             ready, _, _ = select.select([fd], [], [], 0.2)
             if ready:
                 try:
-                    screen.extend(os.read(fd, 65536))
+                    chunk = os.read(fd, 65536)
                 except OSError:
                     return
+                screen.extend(chunk)
+                for reply in _answers(chunk):  # the interface waits for its terminal queries
+                    os.write(fd, reply)
 
     def shown(text: str) -> bool:
         return text.encode() in re.sub(rb"\x1b\[[0-9;?>$]*[a-zA-Z]", b"", bytes(screen))
@@ -197,6 +202,30 @@ def _type_into(argv: list[str], env: dict[str, str], keys: list[str]) -> bytes:
 
 
 DOWN = "\x1b[B"
+# What a terminal answers to the queries the interface sends at start-up (device attributes,
+# its name and version, private modes, the cursor position, the colours): without an answer it
+# waits. Each pattern and the reply a plain xterm gives.
+QUERIES: tuple[tuple[re.Pattern[bytes], bytes], ...] = (
+    (re.compile(rb"\x1b\[0?c"), b"\x1b[?62;22c"),
+    (re.compile(rb"\x1b\[>0?q"), b"\x1bP>|xterm(380)\x1b\\"),
+    (re.compile(rb"\x1b\[6n"), b"\x1b[1;1R"),
+    (re.compile(rb"\x1b\]1([01]);\?(?:\x07|\x1b\\)"), b""),
+)
+MODE_QUERY = re.compile(rb"\x1b\[\?(\d+)\$p")
+
+
+def _answers(chunk: bytes) -> list[bytes]:
+    """The replies to the terminal queries in ``chunk``, in order of kind."""
+    replies: list[bytes] = []
+    for pattern, reply in QUERIES:
+        for match in pattern.finditer(chunk):
+            if reply:
+                replies.append(reply)
+            else:  # a colour query: OSC 10 (foreground) or 11 (background)
+                colour = b"ffff/ffff/ffff" if match.group(1) == b"0" else b"0000/0000/0000"
+                replies.append(b"\x1b]1" + match.group(1) + b";rgb:" + colour + b"\x1b\\")
+    replies += [b"\x1b[?" + m.group(1) + b";2$y" for m in MODE_QUERY.finditer(chunk)]
+    return replies
 
 
 def drive(
