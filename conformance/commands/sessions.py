@@ -24,9 +24,9 @@ from typing import TextIO
 
 import orjson
 
-from ...reference.cli import HOST_CHOICES
-from ...reference.finder import Found, Problem, Scan, scan
-from ...reference.stores import VSCODE_USER_DATA_ENV, roots
+from ...reference.cli import host_choices
+from ...reference.sessions.finder import Found, Problem, Scan, scan
+from ...reference.sessions.stores import VSCODE_USER_DATA_ENV, roots
 from .session_rows import E_INTERNAL, Row, count_batch
 from .usage import UsageParser
 
@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--host", action="append", choices=HOST_CHOICES, help="only this host (repeatable)"
+        "--host", action="append", choices=host_choices(), help="only this host (repeatable)"
     )
     parser.add_argument(
         "--since",
@@ -163,13 +163,21 @@ def count_all(items: Sequence[Found], jobs: int, progress: TextIO | None = None)
     update = _progress(len(items), progress) if progress is not None else None
     rows: list[Row] = []
     if processes(len(items), jobs) == 1:
+        rows += count_batch([item for item in items if item.within])
         for item in items:
-            rows += count_batch([item])
+            if not item.within:
+                rows += count_batch([item])
             if update:
                 update(1)
     else:
         size = max(1, min(MAX_BATCH, len(items) // (jobs * 8)))
-        batches = [list(items[i : i + size]) for i in range(0, len(items), size)]
+        files = [item for item in items if not item.within]
+        batches = [list(files[i : i + size]) for i in range(0, len(files), size)]
+        by_store: dict[str, list[Found]] = {}
+        for item in items:
+            if item.within:  # a store's sessions go together: the store is read once
+                by_store.setdefault(item.path, []).append(item)
+        batches += list(by_store.values())
         with ProcessPoolExecutor(max_workers=min(jobs, MAX_WORKERS)) as pool:
             futures: dict[Future[list[Row]], list[Found]] = {
                 pool.submit(count_batch, batch): batch for batch in batches

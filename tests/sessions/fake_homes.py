@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rebootspec.reference import stores
+from rebootspec.reference.sessions import stores
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
