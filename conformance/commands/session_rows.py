@@ -87,6 +87,7 @@ def _fill(row: Row, path: str, session: str) -> None:
     else:
         _warn(row, W_CHANGED, "the file changed while it was read (a live session?)")
     row["host"] = host
+    row["id"] = get(host).session_ids(path, session)[0]  # a Gemini CLI chat's whole id
     row["reboots"] = reboots
     row["title"] = _shorten(title, TITLE_CHARS)
     for notice in notices:

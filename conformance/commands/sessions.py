@@ -16,6 +16,7 @@ import argparse
 import os
 import re
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -24,9 +25,9 @@ from typing import TextIO
 
 import orjson
 
-from ...reference.cli import host_choices
+from ...reference.cli import host_choices, host_names, store_variables
 from ...reference.sessions.finder import Found, Problem, Scan, scan
-from ...reference.sessions.stores import VSCODE_USER_DATA_ENV, roots
+from ...reference.sessions.stores import roots
 from .session_rows import E_INTERNAL, Row, count_batch
 from .usage import UsageParser
 
@@ -38,7 +39,7 @@ TITLE_WIDTH = 48
 ID_MIN = 8  # ids are shown by their shortest unique prefix, at least this long
 
 EXAMPLES = """examples:
-  rebootspec sessions                          every session of VS Code, Codex and pi here
+  rebootspec sessions                          every session of every host here
   rebootspec sessions --host codex --since 7d  Codex sessions changed in the last 7 days
   rebootspec sessions --since 2026-11-01 --json | jq -r 'select(.reboots > 0) | .file'
   rebootspec sessions --path /mnt/old-laptop/.codex --path ~/saved-chats
@@ -48,10 +49,16 @@ then: rebootspec explain --session ID (any unique prefix of an id shown)"""
 def build_parser() -> argparse.ArgumentParser:
     parser = UsageParser(
         prog="rebootspec sessions",
-        description="List every session of VS Code Copilot Chat, Codex CLI and pi on this\n"
-        "machine, newest first, with its reboot count and warnings. The stores are looked\n"
-        f"up as spec/STORES.md says ({VSCODE_USER_DATA_ENV},\n"
-        "CODEX_HOME and PI_CODING_AGENT_DIR move them).",
+        description=textwrap.fill(
+            "List every session of "
+            + ", ".join(host_names())
+            + " on this machine, newest first, with its reboot count and warnings. The stores "
+            "are looked up as spec/STORES.md says ("
+            + store_variables()
+            + " move them; basic-agent-chat-loop's .chat-sessions is looked for in the current "
+            "folder).",
+            78,
+        ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -128,6 +135,7 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     if args.since is not None:
         rows = [r for r in rows if r["modified"] is None or r["modified"] >= args.since]
     rows.sort(key=lambda r: (r["modified"] is not None, r["modified"] or 0), reverse=True)
+    mark_copies(rows)
     rows += [_problem_row(p) for p in walked.problems]
     if args.json:
         out.writelines(orjson.dumps(_json_row(r)).decode() + "\n" for r in rows)
@@ -135,6 +143,29 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
         out.write(table(rows))
     _summary(rows, walked, seconds, args.jobs, err)
     return 0
+
+
+W_COPY = "W-COPY"
+
+
+def mark_copies(rows: list[Row]) -> None:
+    """VS Code's profile storage holds migrated copies of legacy files (spec/STORES.md): when one
+    session id is both a legacy file and a profile file, the profile file is the copy. Both are
+    listed, each with its own count; the copy's row says so, and counts are never added."""
+    legacy = {
+        (row["host"], row["id"]): row["file"]
+        for row in rows
+        if row["id"] and str(row.get("store") or "").startswith("legacy-")
+    }
+    for row in rows:
+        original = legacy.get((row["host"], row["id"]))
+        if original and row.get("store") == "profile":
+            row["warnings"].append(
+                {
+                    "code": W_COPY,
+                    "message": f"VS Code's migrated copy of {original}: one session, not two",
+                }
+            )
 
 
 def _select(found: list[Found], hosts: tuple[str, ...] | None, since: float | None) -> list[Found]:
@@ -259,7 +290,10 @@ def _iso(stamp: float | None) -> str | None:
 def table(rows: list[Row]) -> str:
     """The listing for people: one line a row, ids by their shortest unique prefix."""
     short = short_ids([r["id"] for r in rows if r["id"]])
-    lines = [f"{'modified':<16}  {'host':<6}  {'reboots':>7}  {'id':<13}  {'title':<48}  warnings"]
+    wide = max([4, *(len(r["host"]) for r in rows)])  # the longest host name sets the column
+    lines = [
+        f"{'modified':<16}  {'host':<{wide}}  {'reboots':>7}  {'id':<13}  {'title':<48}  warnings"
+    ]
     for row in rows:
         when = "-" if row["modified"] is None else _local(row["modified"])
         reboots = "-" if row["reboots"] is None else str(row["reboots"])
@@ -272,7 +306,7 @@ def table(rows: list[Row]) -> str:
             title = title if len(title) <= TITLE_WIDTH else "…" + title[1 - TITLE_WIDTH :]
         codes = _codes(row)
         lines.append(
-            f"{when:<16}  {row['host']:<6}  {reboots:>7}  {ident:<13}  {title:<48}  {codes}"
+            f"{when:<16}  {row['host']:<{wide}}  {reboots:>7}  {ident:<13}  {title:<48}  {codes}"
         )
     return "\n".join(line.rstrip() for line in lines) + "\n"
 

@@ -33,6 +33,8 @@ class Host:
     fallback: bool = False
     # Environment variables that move this host's stores, named in `count --session`'s hint.
     store_variables: tuple[str, ...] = ()
+    # Its kind of input, for people (`smoke`'s row for the host).
+    input_label: str = "session"
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
         """HST-2's rows decided before any JSON value: a folder, a suffix, a magic number.

@@ -74,9 +74,24 @@ def scan(roots: Iterable[Root], paths: Iterable[str] = ()) -> Scan:
 
 
 def lookup(prefix: str, found: Iterable[Found]) -> list[Found]:
-    """The sessions whose id starts with `prefix` (any case); a full id beats longer ids."""
+    """The sessions whose id starts with `prefix` (any case); a full id beats longer ids.
+
+    A file answers to every id its host says it has (`Host.session_ids`: a Gemini CLI chat's
+    name carries 8 hex digits of the id, its first record the whole id); a match by such an id
+    is returned under that id."""
+    from dataclasses import replace
+
+    from ..core.registry import get
+
     wanted = prefix.lower()
-    matches = [item for item in found if item.id.lower().startswith(wanted)]
+    matches: list[Found] = []
+    for item in found:
+        ids = [item.id]
+        if not item.within and wanted[: len(item.id)].startswith(item.id.lower()[: len(wanted)]):
+            ids = list(get(item.host).session_ids(item.path, item.id))
+        hit = next((i for i in ids if i.lower().startswith(wanted)), None)
+        if hit is not None:
+            matches.append(item if hit == item.id else replace(item, id=hit))
     exact = [item for item in matches if item.id.lower() == wanted]
     return exact or matches
 

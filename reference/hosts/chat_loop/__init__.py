@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 
 class ChatLoop(Host):
+    input_label = "chat-loop chain"
+
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
         """HST-2, BCL-1: a markdown file, decided by its name; its reader checks the header."""
         return not is_dir and path.endswith(".md")
@@ -32,12 +34,27 @@ class ChatLoop(Host):
         """BCL-1..BCL-8: a session file and the chain of its previous sessions."""
         from .reader import count_chat_loop
 
-        return count_chat_loop(path)
+        answer = count_chat_loop(path)
+        if with_title:
+            answer.title = _first_query(path)
+        return answer
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 
         return BASES, STORES
+
+
+def _first_query(path: str) -> str:
+    """The first `**You:**` line of the file: the first thing the user asked in it."""
+    from ...core.files import open_regular
+
+    marker = b"**You:**"
+    with open_regular(path) as stream:
+        for raw in stream.read(1 << 17).splitlines():
+            if raw.startswith(marker):
+                return raw[len(marker) :].decode("utf-8", "replace").strip()
+    return ""
 
 
 HOST = ChatLoop()

@@ -27,6 +27,7 @@ UNTHREADED = {
 
 
 class ClaudeCode(Host):
+    input_label = "claude-code transcript"
     store_variables = ("CLAUDE_CONFIG_DIR",)
 
     def claims_value(self, value: dict[str, Any]) -> bool:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 
 class Codex(Host):
+    input_label = "codex rollout"
     store_variables = ("CODEX_HOME",)
 
     def claims_value(self, value: dict[str, Any]) -> bool:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 
 class GeminiCli(Host):
+    input_label = "gemini chat"
     store_variables = ("GEMINI_CLI_HOME",)
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:

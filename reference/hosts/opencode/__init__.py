@@ -20,6 +20,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"  # OPC-1, HST-2: the first 16 bytes of a d
 
 
 class Opencode(Host):
+    input_label = "opencode store"
     store_variables = ("XDG_DATA_HOME",)
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:

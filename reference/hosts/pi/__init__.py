@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 
 class Pi(Host):
+    input_label = "pi session"
     store_variables = ("PI_CODING_AGENT_DIR",)
 
     def claims_value(self, value: dict[str, Any]) -> bool:
