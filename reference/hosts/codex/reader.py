@@ -7,8 +7,9 @@ Three steps, each small:
                      ->  the count, or E-UNMEASURABLE for a C0 rollout (CDX-8)
 
 Only top-level `compacted` records with an object payload count (CDX-3); companions are seen
-and tallied, never counted (CDX-4). Nothing of a record is kept but a few fields, so memory is
-the longest line, not the file.
+and tallied, never counted (CDX-4). Rollback and undo events remove nothing, so the compactions
+before them still count (CDX-6): the reader does not act on them. Nothing of a record is kept
+but a few fields, so memory is the longest line, not the file.
 """
 
 from __future__ import annotations
