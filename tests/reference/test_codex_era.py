@@ -17,8 +17,8 @@ import orjson
 import pytest
 
 from rebootspec.reference import Rejection, count_path
-from rebootspec.reference.answer import RecordCount
 from rebootspec.reference.cli import main
+from rebootspec.reference.core.answer import RecordCount
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_034 = ROOT / "generators" / "harvest" / "harvested" / "codex-0.34.0-manual"
