@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from rebootspec.reference import count_path
-from rebootspec.reference.errors import Notice
-from rebootspec.reference.hosts import detect
+from rebootspec.reference.core.errors import Notice
+from rebootspec.reference.core.jsonvalues import iter_values
+from rebootspec.reference.core.registry import detect
 from rebootspec.reference.hosts.copilot_cli.reader import COMPLETE, count_records
-from rebootspec.reference.jsonvalues import iter_values
 
 Counter = Callable[[str], int]
 Records = list[tuple[int, Any]]
@@ -31,7 +31,7 @@ def _reference_elsewhere(mistake: Callable[[Records], int]) -> Counter:
     """The reference on every file but a Copilot CLI session, which `mistake` reads."""
 
     def counter(path: str) -> int:
-        if detect(path) != COPILOT:
+        if detect(path).key != COPILOT:
             return _reference(path)
         return mistake(_records(path))
 
@@ -92,6 +92,6 @@ COPILOT_GALLERY: dict[str, Counter] = {
     "copilot-summary-count": _reference_elsewhere(_summary_count),
     "copilot-counts-subagents": _reference_elsewhere(_subagents_too),
     "copilot-read-as-vscode": lambda path: (
-        _as_vscode(path) if detect(path) == COPILOT else _reference(path)
+        _as_vscode(path) if detect(path).key == COPILOT else _reference(path)
     ),
 }

@@ -14,10 +14,11 @@ import orjson
 import pytest
 
 from rebootspec.reference import Rejection, count_path
-from rebootspec.reference.errors import Notice
-from rebootspec.reference.hosts import detect
+from rebootspec.reference.core.errors import Notice
+from rebootspec.reference.core.jsonvalues import iter_values
+from rebootspec.reference.core.registry import detect
+from rebootspec.reference.hosts.copilot_cli import HOST
 from rebootspec.reference.hosts.copilot_cli.reader import CopilotCount, count_records
-from rebootspec.reference.jsonvalues import iter_values
 
 SOURCE = "16eea47d-7829-4601-9884-bc0803cac6bb"
 FORK = "b983eead-8430-4ea3-8cb8-3f866c337c97"
@@ -215,15 +216,22 @@ def test_a_rewind_note_copied_into_a_fork_is_the_sources() -> None:
     assert result.notices == []
 
 
-def test_the_first_main_user_message_is_the_title() -> None:
+def test_the_title_is_the_first_main_message_and_the_workspace(tmp_path: Path) -> None:
+    """The title for `sessions`: the main agent's first message (a sub-agent's is not), and the
+    working folder of the `workspace.yaml` beside the file (a VS Code workspace, CPL-11)."""
     w = Writer()
     events = [
         w.start(),
         w.event("user.message", {"content": "sub task"}, agentId=AGENT),
-        w.event("user.message", {"content": "  fix the parser \n"}),
+        w.event("user.message", {"content": "fix the parser"}),
     ]
-    session = count(events)
-    assert session.title == "fix the parser"
+    folder = tmp_path / SOURCE
+    folder.mkdir()
+    path = folder / "events.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(v) for v in events) + b"\n")
+    assert HOST.count(str(path), with_title=True).title == "fix the parser"
+    (folder / "workspace.yaml").write_text(f"id: {SOURCE}\ncwd: /home/me/project\n")
+    assert HOST.count(str(path), with_title=True).title == "fix the parser [/home/me/project]"
 
 
 def test_damage_is_skipped_and_odd_values_ignored() -> None:
@@ -249,7 +257,7 @@ def test_a_copilot_cli_file_is_detected_and_counted_by_content(tmp_path: Path) -
     w = Writer()
     path = tmp_path / "anything.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(v) for v in [w.start(), w.applied()]) + b"\n")
-    assert detect(path) == "copilot-cli"
+    assert detect(path).key == "copilot-cli"
     result = count_path(path)
     assert result.to_json()["host"] == "copilot-cli" and result.reboots == 1
 
@@ -261,7 +269,7 @@ def test_other_hosts_first_values_are_not_copilots(tmp_path: Path) -> None:
     for first, host in ((codex, "codex"), (pi, "pi")):
         path = tmp_path / f"{host}.jsonl"
         path.write_bytes(orjson.dumps(first) + b"\n")
-        assert detect(path) == host
+        assert detect(path).key == host
     odd = tmp_path / "odd.jsonl"
     odd.write_bytes(orjson.dumps({"type": "session.start", "data": [1]}) + b"\n")
     with pytest.raises(Rejection) as caught:

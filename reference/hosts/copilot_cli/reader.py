@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from ...answer import RecordCount
-from ...errors import Notice
+from ...core.answer import RecordCount
+from ...core.errors import Notice
 
 HOST = "copilot-cli"
 START = "session.start"
@@ -36,7 +36,6 @@ COMPANION_TYPES = frozenset(
     }
 )
 W_REWOUND = "W-REWOUND"  # CPL-8: a rewind may have removed compactions: a lower bound
-TITLE_CHARS = 80  # a title is the first line of the first user message, this long at most
 FIRST_COMPACTING = (0, 0, 376)  # CPL-2: the first release that could compact (era P1)
 
 
@@ -48,7 +47,6 @@ class CopilotCount(RecordCount):
     def __init__(self, **fields: Any) -> None:
         super().__init__(**fields)
         self.subagent: list[int] = []
-        self.title: str | None = None  # the first user message of the main agent (HST interface)
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
@@ -62,7 +60,6 @@ class Session:
     def __init__(self) -> None:
         self.records = 0
         self.version: str | None = None
-        self.title: str | None = None
         self.start: datetime | None = None  # the first session.start's instant (CPL-6)
         self.in_run = False  # CPL-6: inside the run of events older than the start
         self.pending: list[dict[str, Any]] = []  # applied compactions of that run
@@ -100,10 +97,6 @@ class Session:
                 self.outcome |= "compactionAttemptId" in data  # CPL-2: a P2 start
         elif kind == INFO and main and data.get("infoType") == REWIND:
             self._take_rewind(line)
-        elif kind == "user.message" and main and self.title is None:
-            content = data.get("content")
-            if isinstance(content, str) and content.strip():
-                self.title = content.strip().splitlines()[0][:TITLE_CHARS]
 
     def _take_start(self, data: dict[str, Any], value: dict[str, Any]) -> None:
         """CPL-1, CPL-6: the version, and the instant a fork's copied run is measured from."""
@@ -158,7 +151,6 @@ class Session:
         count.inherited = self.inherited
         count.companions = self.companions
         count.subagent = self.subagent
-        count.title = self.title
         if self.rewound is not None:
             count.notices.append(
                 Notice(
