@@ -60,7 +60,9 @@ def compaction_records(path: Path) -> int:
         elif isinstance(value, dict) and _holds_snapshot(value.get("$set")):
             count += 1  # Gemini CLI: a history replacement that holds a snapshot (GEM-3)
         elif isinstance(value, dict) and value.get("type") == "session.compaction_complete":
-            count += 1  # the Copilot CLI: applied or not, main agent or sub-agent (CPL-3)
+            data = value.get("data")  # the Copilot CLI: applied, of the main agent (CPL-3, CPL-5)
+            applied = isinstance(data, dict) and data.get("success") is True
+            count += int(applied and "agentId" not in value)
     return count
 
 
