@@ -117,7 +117,7 @@ class Session:
         elif not main:
             self.subagent.append(line)  # CPL-5
         else:
-            trigger = data.get("trigger")
+            trigger = data.get("trigger")  # CPL-9 (informative): manual, threshold, ...
             event = {"line": line, "trigger": trigger if isinstance(trigger, str) else "unknown"}
             (self.pending if self.in_run else self.own).append(event)
 
@@ -173,7 +173,10 @@ class Session:
 
 
 def count_records(records: Iterable[tuple[int, Any]]) -> CopilotCount:
-    """Count the reboots of one Copilot CLI session given its `(line, value)` events."""
+    """Count the reboots of one Copilot CLI session given its `(line, value)` events.
+
+    Every process that resumed the session appended to this one file, and old compactions are
+    never written again, so the whole file is read and each primary record counted (CPL-7)."""
     session = Session()
     for line, value in records:
         session.add(line, value)
