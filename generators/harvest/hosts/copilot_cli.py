@@ -112,9 +112,9 @@ class Driver:
         start = len(self.server.entries)
         argv = [self.copilot, "--allow-all", f"--resume={session}"]
         env = {**self.env, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
-        # The interface draws nothing until a key arrives: "1" answers the folder-trust question
-        # (or is typed and deleted again when there is none).
-        screen = _type_into(argv, env, ["@6", "1", "@3", "\x7f", "@2", *keys, "@3"])
+        # "1" answers the folder-trust question (or is typed and deleted again when none).
+        typed = ["@until:help", "@2", "?No (Esc)=1", "@2", *keys, "@3"]
+        screen = _type_into(argv, env, typed)
         (self.logs / f"copilot-{len(self.steps) + 1}.screen").write_bytes(screen[-20000:])
         return self._measure("interactive: " + " ".join(keys)[:40], start, 0)
 
@@ -144,12 +144,18 @@ def _type_into(argv: list[str], env: dict[str, str], keys: list[str]) -> bytes:
 
     ``@N`` waits N seconds; ``@until:TEXT`` waits (up to a minute) until TEXT is on the screen;
     ``?TEXT=KEY`` types KEY only when TEXT is on the screen (the folder-trust question)."""
+    import fcntl
     import pty
+    import struct
+    import termios
 
     pid, fd = pty.fork()
     if pid == 0:  # the child: the CLI in the project folder
         os.chdir(PROJECT)
         os.execve(argv[0], argv, env)
+    # A terminal of 40 x 120: with the size 0 x 0 of a fresh pseudo-terminal the interface
+    # draws nothing (its pickers then take no keys).
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     screen = bytearray()
 
     def pump(seconds: float) -> None:
@@ -275,7 +281,10 @@ def drive(
         driver.prompt("Turn 3.", session)
         driver.prompt("/compact", session)
         driver.prompt("Turn 5.", session)
-        keys = ["/rewind\r", "@until:Rewind to", "@1", DOWN, "@1", "\r", "@until:Rewound", "@3"]
+        # The picker lists the prompts newest first: one down is "Turn 3."; then "Conversation
+        # only" (files untouched) is confirmed.
+        keys = ["/rewind\r", "@until:Rewind", "@1", DOWN, "@1", "\r", "@until:Conversation"]
+        keys += ["@1", "\r", "@until:Rewound", "@3"]
         driver.interactive(session, keys)
         kept = driver.steps[1].summaries  # the compactions before "Turn 3." stay (CPL-8)
         notes.append(f"rewound to Turn 3: {driver.steps[3].summaries} compaction(s) removed")
