@@ -322,10 +322,12 @@ def unusable(path: str) -> str | None:
         return "cannot read: no such file"
     if os.path.isdir(path) or path.endswith(LOG_SUFFIXES):
         return None
-    try:
-        with open(path, "rb") as handle:
+    from .core.files import open_regular
+
+    try:  # never blocks on a FIFO nor reads a device: the reader refuses those (ERR-12)
+        with open_regular(path) as handle:
             if handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
                 return None
-    except OSError:
+    except (OSError, Rejection):
         return None  # the reader reports it (E-READ, or cannot read)
     return "not a .json, .jsonl, .jsonl.zst or .md file, a database or a storage folder"

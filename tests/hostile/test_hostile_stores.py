@@ -1,0 +1,190 @@
+"""Hostile stores and names (issue #32): whatever the disk holds, one line or an answer.
+
+Each test builds its input on the fly (a tiny opencode database or storage folder, a FIFO, a
+link to /dev/zero) and runs `rebootspec.reference count` in a child process with a private
+temporary folder, a time bound and a bound on the size of any file it writes, so a regression
+fails the test instead of filling the disk or hanging it. Expected outcomes are the spec's
+(OPC-12, ERR-12), written here by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FILE_LIMIT = 8 << 20  # no file this suite makes or copies comes near it
+posix_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero")
+
+SUMMARY = {"role": "assistant", "parentID": "msg_1", "summary": True, "finish": "stop"}
+
+
+def _bounded() -> None:
+    """In the child: a write past FILE_LIMIT fails (SIGXFSZ) instead of filling the disk."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
+
+
+def run(
+    *args: str, tmp: Path, env: dict[str, str] | None = None, timeout: float = 30
+) -> subprocess.CompletedProcess[str]:
+    """`python -m rebootspec.reference ARGS` with its own TMPDIR (to see what it leaves)."""
+    tmp.mkdir(exist_ok=True)
+    environment = {**os.environ, "TMPDIR": str(tmp), **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "rebootspec.reference", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env=environment,
+        preexec_fn=_bounded,
+    )
+
+
+def one_line(done: subprocess.CompletedProcess[str], code: str, exit_code: int = 1) -> str:
+    """The run ended with exactly one stderr line carrying `code`, and nothing on stdout."""
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == exit_code, (done.returncode, done.stderr)
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert f": {code}: " in lines[0], lines[0]
+    return lines[0]
+
+
+def database(path: Path) -> Path:
+    """An opencode database of one session `ses_a` with one completed compaction pair."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE session (id text, time_created integer, version text);"
+        "CREATE TABLE message (id text, session_id text, time_created integer, data text);"
+        "CREATE TABLE part (id text, message_id text, session_id text, data text);"
+        "INSERT INTO session VALUES ('ses_a', 1000, '1.2.1');"
+        "INSERT INTO message VALUES ('msg_1', 'ses_a', 2000, '{\"role\":\"user\"}');"
+        "INSERT INTO part VALUES ('prt_1', 'msg_1', 'ses_a', '{\"type\":\"compaction\"}');"
+    )
+    connection.execute("INSERT INTO message VALUES ('msg_2', 'ses_a', 3000, ?)", (
+        json.dumps(SUMMARY),
+    ))  # fmt: skip
+    connection.commit()
+    connection.close()
+    return path
+
+
+def storage(folder: Path) -> Path:
+    """An opencode storage folder (before 1.2) of one session `ses_a`: one compaction pair."""
+    files = {
+        "session/prj/ses_a.json": {"id": "ses_a", "version": "1.0.50", "time": {"created": 1}},
+        "message/ses_a/msg_1.json": {"id": "msg_1", "role": "user", "time": {"created": 2}},
+        "message/ses_a/msg_2.json": {"id": "msg_2", **SUMMARY, "time": {"created": 3}},
+        "part/msg_1/prt_1.json": {"id": "prt_1", "type": "compaction"},
+    }
+    for name, value in files.items():
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(value))
+    return folder
+
+
+def test_the_generated_stores_count_one_reboot(tmp_path: Path) -> None:
+    """The inputs below differ from these by one hostile entry: the plain ones count 1."""
+    for store in (database(tmp_path / "db" / "opencode.db"), storage(tmp_path / "storage")):
+        done = run("count", str(store), "ses_a", tmp=tmp_path / "tmp")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["reboots"] == 1
+
+
+# -- 1. special files are never copied or read (OPC-12, ERR-12) ---------------------------
+
+
+@posix_only
+def test_a_database_linked_to_dev_zero_is_refused_without_a_copy(tmp_path: Path) -> None:
+    store = tmp_path / "data" / "opencode.db"
+    store.parent.mkdir()
+    store.symlink_to("/dev/zero")
+    for args in (["--host", "opencode", str(store), "ses_a"], [str(store), "ses_a"]):
+        line = one_line(run("count", *args, tmp=tmp_path / "tmp"), "E-READ")
+        assert "character device" in line
+    assert list((tmp_path / "tmp").iterdir()) == []  # nothing copied, nothing left
+
+
+@posix_only
+def test_a_fifo_named_as_a_database_is_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "opencode.db"
+    os.mkfifo(fifo)
+    line = one_line(run("count", "--host", "opencode", str(fifo), timeout=20, tmp=tmp_path / "t"),
+                    "E-READ")  # fmt: skip
+    assert "FIFO" in line and "(None)" not in line
+
+
+def test_a_file_without_the_sqlite_header_is_not_copied_as_a_database(tmp_path: Path) -> None:
+    store = tmp_path / "opencode.db"
+    store.write_bytes(b"not a database at all\n" * 10)
+    line = one_line(run("count", "--host", "opencode", str(store), "ses_a", tmp=tmp_path / "t"),
+                    "E-READ")  # fmt: skip
+    assert "SQLite header" in line
+
+
+@posix_only
+@pytest.mark.parametrize("suffix", ["-wal", "-journal"])
+def test_a_side_file_linked_to_dev_zero_is_refused(tmp_path: Path, suffix: str) -> None:
+    store = database(tmp_path / "opencode.db")
+    Path(f"{store}{suffix}").symlink_to("/dev/zero")
+    line = one_line(run("count", str(store), "ses_a", tmp=tmp_path / "tmp"), "E-READ")
+    assert f"opencode.db{suffix}" in line
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+@posix_only
+def test_the_session_finder_does_not_wait_on_a_fifo_store(tmp_path: Path) -> None:
+    """`count --session` walks the data folder; a FIFO `opencode.db` there is a problem listed
+    beside the sessions, never a hang; the storage folder beside it is still found."""
+    data = tmp_path / "share" / "opencode"
+    storage(data / "storage")
+    os.mkfifo(data / "opencode.db")
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "share")}
+    done = run("count", "--session", "ses_a", tmp=tmp_path / "tmp", env=env, timeout=20)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["reboots"] == 1
+    missing = run("count", "--session", "ses_zz", tmp=tmp_path / "tmp", env=env, timeout=20)
+    assert missing.returncode == 2
+    assert "E-READ" in missing.stderr and "FIFO" in missing.stderr
+
+
+@posix_only
+def test_is_store_does_not_open_a_fifo(tmp_path: Path) -> None:
+    from rebootspec.reference.core.registry import get
+
+    fifo = tmp_path / "opencode.db"
+    os.mkfifo(fifo)
+    assert get("opencode").is_store(str(fifo)) is False  # a hang here would block the test
+
+
+@posix_only
+@pytest.mark.parametrize(
+    "entry", ["session/prj/ses_b.json", "message/ses_a/msg_3.json", "part/msg_1/prt_2.json"]
+)
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "loop"])
+def test_a_special_file_among_the_records_is_unreadable(
+    tmp_path: Path, entry: str, kind: str
+) -> None:
+    """OPC-12: a record that cannot be read makes the session unreadable; never skipped."""
+    store = storage(tmp_path / "storage")
+    target = store / entry
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "dev-zero":
+        target.symlink_to("/dev/zero")
+    else:
+        target.symlink_to(target.name)  # a link to itself: ELOOP on open
+    session = "ses_b" if entry.startswith("session/") else "ses_a"
+    line = one_line(run("count", str(store), session, tmp=tmp_path / "tmp", timeout=20), "E-READ")
+    assert target.name in line
