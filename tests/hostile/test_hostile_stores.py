@@ -188,3 +188,35 @@ def test_a_special_file_among_the_records_is_unreadable(
     session = "ses_b" if entry.startswith("session/") else "ses_a"
     line = one_line(run("count", str(store), session, tmp=tmp_path / "tmp", timeout=20), "E-READ")
     assert target.name in line
+
+
+# -- 2. ids stay inside the store (OPC-12) -------------------------------------------------
+
+
+OUTSIDE = "OUTSIDE"  # replaced by the absolute path of a folder beside the store
+
+
+@pytest.mark.parametrize(
+    "ident", [OUTSIDE, "../../outside", "..", ".", "a/b", "a\\b", "msg\u0000x", ""]
+)
+def test_a_message_id_that_is_not_a_plain_name_is_unreadable(tmp_path: Path, ident: str) -> None:
+    """A message's `id` names its parts' folder; an id that leaves `part/` is E-READ, and the
+    compaction part planted outside the store (which would make 2 reboots) is never read."""
+    store = storage(tmp_path / "storage")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "prt_x.json").write_text(json.dumps({"type": "compaction"}))
+    ident = str(outside) if ident == OUTSIDE else ident
+    message = {"id": ident, "role": "user", "time": {"created": 4}}
+    (store / "message" / "ses_a" / "msg_3.json").write_text(json.dumps(message))
+    line = one_line(run("count", str(store), "ses_a", tmp=tmp_path / "tmp"), "E-READ")
+    assert "msg_3.json" in line and "not a plain name" in line
+
+
+def test_a_session_file_named_dot_dot_json_does_not_walk_the_store(tmp_path: Path) -> None:
+    """`session/prj/...json` names the session `..`: its messages would be `message/..`."""
+    store = storage(tmp_path / "storage")
+    (store / "session" / "prj" / "...json").write_text(json.dumps({"id": ".."}))
+    one_line(run("count", str(store), "..", tmp=tmp_path / "tmp"), "E-READ")
+    done = run("count", str(store), "ses_a", tmp=tmp_path / "tmp")  # the others still count
+    assert done.returncode == 0 and json.loads(done.stdout)["reboots"] == 1, done.stderr

@@ -229,16 +229,33 @@ def read_storage(path: str, session: str | None) -> Session:
         raise Rejection(0, E_READ, "not a regular file (a directory)")  # ERR-12
     infos = dict(_session_files(path))
     chosen = _choose(session, sorted(infos))
+    _plain(chosen, infos[chosen])  # a session file named `..json` names the folder `message/.`
     info = _object(_load(infos[chosen]))
     found = Session(chosen, _time(info), info.get("version"), database=False)
     for name, file in _files(os.path.join(path, "message", chosen)):
         data = _object(_load(file))
         message_id = data.get("id")
         message = Message(message_id if isinstance(message_id, str) else name, _time(data), data)
+        _plain(message.id, file)
         for _, part in _files(os.path.join(path, "part", message.id)):
             message.add_part(_load(part))
         found.messages.append(message)
     return found
+
+
+def _plain(ident: str, where: str) -> str:
+    """OPC-12: an id the storage folder names a folder by must be a plain name, so the reader
+    never opens a file outside the store: not empty, `.` or `..`, no separator (`/`, `\\`),
+    no NUL, no drive. An id read from a record's content is the store's data, not a path."""
+    if (
+        ident in ("", ".", "..")
+        or any(character in ident for character in "/\\\0")
+        or os.path.isabs(ident)
+        or os.path.splitdrive(ident)[0]
+    ):
+        place = f"{where}: " if where else ""
+        raise Rejection(0, E_READ, f"{place}the id {ident!r} is not a plain name")
+    return ident
 
 
 def _session_files(path: str) -> Iterator[tuple[str, str]]:
