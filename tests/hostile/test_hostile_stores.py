@@ -220,3 +220,88 @@ def test_a_session_file_named_dot_dot_json_does_not_walk_the_store(tmp_path: Pat
     one_line(run("count", str(store), "..", tmp=tmp_path / "tmp"), "E-READ")
     done = run("count", str(store), "ses_a", tmp=tmp_path / "tmp")  # the others still count
     assert done.returncode == 0 and json.loads(done.stdout)["reboots"] == 1, done.stderr
+
+
+# -- 3. the private copy is removed however the run ends (OPC-12) ---------------------------
+
+
+def big_database(path: Path, messages: int = 100_000) -> Path:
+    """A database whose count takes a second or more: time to stop the run while it reads."""
+    database(path)
+    connection = sqlite3.connect(path)
+    connection.executemany(
+        "INSERT INTO message VALUES (?, 'ses_a', ?, '{\"role\":\"user\"}')",
+        ((f"msg_x{i}", 10_000 + i) for i in range(messages)),
+    )
+    connection.commit()
+    connection.close()
+    return path
+
+
+ENTRIES = {
+    "reference": [sys.executable, "-m", "rebootspec.reference", "count"],
+    "rebootspec": [sys.executable, "-m", "rebootspec.conformance.cli", "count"],
+}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+@pytest.mark.parametrize(
+    ("entry", "name", "exit_code", "said"),
+    [
+        ("reference", "SIGTERM", 143, "error: stopped by SIGTERM"),
+        ("reference", "SIGHUP", 129, "error: stopped by SIGHUP"),
+        ("reference", "SIGINT", 130, "error: interrupted"),
+        ("rebootspec", "SIGTERM", 143, "error: stopped by SIGTERM"),
+        ("rebootspec", "SIGINT", 130, "error: interrupted"),
+    ],
+)
+def test_a_stopped_run_removes_its_copy_and_says_one_line(
+    tmp_path: Path, entry: str, name: str, exit_code: int, said: str
+) -> None:
+    import signal
+    import time
+
+    store = big_database(tmp_path / "opencode.db")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    child = subprocess.Popen(
+        [*ENTRIES[entry], str(store), "ses_a"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(tmp)},
+        preexec_fn=_bounded,
+    )
+    deadline = time.monotonic() + 30
+    while not any((copy / "opencode.db").exists() for copy in tmp.iterdir()):
+        assert child.poll() is None, "the count ended before a copy was seen"
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    [copy] = list(tmp.iterdir())
+    assert copy.name.startswith(f"rebootspec-opencode-{child.pid}-")
+    child.send_signal(getattr(signal, name))
+    out, err = child.communicate(timeout=30)
+    assert (child.returncode, out, err) == (exit_code, "", said + "\n")
+    assert list(tmp.iterdir()) == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="whether a process lives is asked by signal 0")
+def test_a_copy_left_by_a_dead_run_is_removed_by_the_next(tmp_path: Path) -> None:
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    dead, live = int(gone.stdout), os.getpid()
+    left = {
+        f"rebootspec-opencode-{dead}-abc": False,  # its process is gone: removed
+        f"rebootspec-opencode-{live}-abc": True,  # a live run's copy: kept
+        f"rebootspec-other-{dead}-abc": True,  # not our prefix: kept
+        "rebootspec-opencode-x-abc": True,  # no process id: kept
+    }
+    for folder in left:
+        (tmp / folder).mkdir()
+        (tmp / folder / "opencode.db").write_bytes(b"x")
+    done = run("count", str(database(tmp_path / "opencode.db")), "ses_a", tmp=tmp)
+    assert done.returncode == 0, done.stderr
+    assert {p.name: True for p in tmp.iterdir()} == {k: True for k, v in left.items() if v}

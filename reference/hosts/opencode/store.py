@@ -126,8 +126,12 @@ def session_ids(path: str) -> list[str]:
 
 
 def _with_copy(path: str, read: Callable[[sqlite3.Connection], T]) -> T:
-    """OPC-12: `read` a private copy of the database and its `-wal` (and `-journal`)."""
-    with tempfile.TemporaryDirectory(prefix="rebootspec-opencode-") as folder:
+    """OPC-12: `read` a private copy of the database and its `-wal` (and `-journal`); the copy
+    is removed however the run ends (core/endings.py: SIGTERM, SIGHUP and Ctrl-C unwind)."""
+    from ...core.endings import copy_prefix, remove_stale
+
+    remove_stale(tempfile.gettempdir())  # copies a killed run could not remove (OPC-12)
+    with tempfile.TemporaryDirectory(prefix=copy_prefix()) as folder:
         copy = os.path.join(folder, "opencode.db")
         _copy(path, copy, SQLITE_MAGIC)
         for suffix in SIDE_FILES:
