@@ -10,10 +10,9 @@ import os
 import sys
 import time
 
-import orjson
-
 from . import count_path
 from .core.errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection
+from .core.printable import dumps, printable
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -277,33 +276,36 @@ def main(
             return code
         in_store = found["session"]  # a store of many sessions (opencode) counts that one
     path: str = found.get("file", args.path)
+    shown = printable(path)  # ERR-10: a name from the disk never drives the terminal
     problem = unusable(path)
     if problem is not None:  # PRO-2: the caller's mistake, not the log's
-        err.write(f"error: {path}: {problem}\n")
+        err.write(f"error: {shown}: {problem}\n")
         return EXIT_USAGE
     try:
         result = count_with_retry(path, args.retry, args.readable, args.host, in_store)
     except Rejection as rejection:  # ERR-10: exit 1, one line on stderr, nothing on stdout
-        err.write(f"error: {path}:{rejection.line}: {rejection.code}: {rejection.reason}\n")
+        reason = printable(rejection.reason)
+        err.write(f"error: {shown}:{rejection.line}: {rejection.code}: {reason}\n")
         return EXIT_REJECTED
     except OSError as error:
-        err.write(f"error: {path}: cannot read: {error.strerror or error}\n")
+        err.write(f"error: {shown}: cannot read: {printable(str(error.strerror or error))}\n")
         return EXIT_USAGE
     except MemoryError:
-        err.write(f"error: {path}:0: out of memory\n")
+        err.write(f"error: {shown}:0: out of memory\n")
         return EXIT_INTERNAL
     except Exception as error:  # a bug in the reference, never the input's fault
         err.write(
-            f"error: {path}:0: internal error in the reference: {type(error).__name__}: {error}\n"
+            f"error: {shown}:0: internal error in the reference: {type(error).__name__}: "
+            f"{printable(str(error))}\n"
         )
         return EXIT_INTERNAL
     if args.command == "count":
         answer = result.to_json()
         answer.update(found)  # --session: which file was counted, and its full id
-        out.write(orjson.dumps(answer).decode() + "\n")
+        out.write(dumps(answer) + "\n")  # ERR-10: exact, or one defined change
         return EXIT_ANSWER
     if found:
-        out.write(f"file: {found['file']}  (session {found['session']})\n")
+        out.write(f"file: {printable(found['file'])}  (session {printable(found['session'])})\n")
     out.write(result.timeline())
     return EXIT_ANSWER
 

@@ -305,3 +305,82 @@ def test_a_copy_left_by_a_dead_run_is_removed_by_the_next(tmp_path: Path) -> Non
     done = run("count", str(database(tmp_path / "opencode.db")), "ses_a", tmp=tmp)
     assert done.returncode == 0, done.stderr
     assert {p.name: True for p in tmp.iterdir()} == {k: True for k, v in left.items() if v}
+
+
+# -- 4. nothing raw reaches the terminal; JSON stays exact (ERR-10) ------------------------
+
+VSCODE_EMPTY_SESSION = b'{"kind":0,"v":{"version":3,"sessionId":"s","requests":[]}}\n'
+SESSIONS = [sys.executable, "-m", "rebootspec.conformance.cli", "sessions"]
+
+
+def test_a_path_with_terminal_escapes_is_printed_escaped(tmp_path: Path) -> None:
+    """`count $'a\\e]0;PWNED\\a\\e[2J.jsonl'` must not set the title nor clear the screen."""
+    log = tmp_path / "a\x1b]0;PWNED\x07\x1b[2J.jsonl"
+    log.write_bytes(b"")
+    line = one_line(run("count", str(log), tmp=tmp_path / "tmp"), "E-EMPTY")
+    assert "\x1b" not in line and "\x07" not in line
+    assert "a\\x1b]0;PWNED\\x07\\x1b[2J.jsonl" in line
+
+
+def test_a_path_with_line_breaks_cannot_forge_an_error_line(tmp_path: Path) -> None:
+    log = tmp_path / "x\nerror: fake:1: E-FAKE: injected\ny.jsonl"
+    log.write_bytes(b"")
+    line = one_line(run("count", str(log), tmp=tmp_path / "tmp"), "E-EMPTY")
+    assert "x\\x0aerror: fake:1: E-FAKE: injected\\x0ay.jsonl" in line
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="file names must be UTF-8 there")
+def test_a_file_name_that_is_not_utf8_has_one_json_form_and_an_escaped_line(
+    tmp_path: Path,
+) -> None:
+    folder = os.path.join(os.fsencode(tmp_path), b"d\xff")
+    os.mkdir(folder)
+    raw = os.path.join(folder, b"s.jsonl")
+    Path(os.fsdecode(raw)).write_bytes(VSCODE_EMPTY_SESSION)
+    listed = subprocess.run(
+        [*SESSIONS, "--json", "--path", os.fsdecode(folder)],
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+    )  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    [row] = [json.loads(line) for line in listed.stdout.splitlines()]
+    assert row["reboots"] == 0
+    assert row["file"] == os.path.join(str(tmp_path), "d\ufffd", "s.jsonl")
+    assert bytes.fromhex(row["file_bytes_hex"]) == raw
+    broken = Path(os.fsdecode(os.path.join(folder, b"t\xfe.jsonl")))
+    broken.write_bytes(b"")
+    line = one_line(run("count", os.fsdecode(broken), tmp=tmp_path / "tmp"), "E-EMPTY")
+    assert "d\\xff" in line and "t\\xfe.jsonl" in line
+
+
+def test_the_sessions_table_escapes_what_it_shows(tmp_path: Path) -> None:
+    (tmp_path / "s\x1b[2J\u202e.jsonl").write_bytes(VSCODE_EMPTY_SESSION)
+    (tmp_path / "e\x1b]0;x\x07.jsonl").write_bytes(b"")  # a row that shows its warning
+    listed = subprocess.run([*SESSIONS, "--path", str(tmp_path)], capture_output=True,
+                            text=True, timeout=60, cwd=ROOT)  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    assert "\x1b" not in listed.stdout + listed.stderr
+    assert "\u202e" not in listed.stdout + listed.stderr
+    assert len(listed.stdout.splitlines()) == 3  # the header and one line a session
+
+
+def test_an_ambiguous_lookup_lists_escaped_ids_and_paths() -> None:
+    from rebootspec.reference.sessions.finder import Found
+    from rebootspec.reference.sessions.lookup import _row
+
+    row = _row(Found("vscode", "store", "id\x1b[2J", "/p/\nerror: forged\x07.jsonl"))
+    assert row == "  vscode  id\\x1b[2J  /p/\\x0aerror: forged\\x07.jsonl\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("plain/ü/日本.jsonl", "plain/ü/日本.jsonl"),
+        ("a\tb\rc\nd\x7f\x85", "a\\x09b\\x0dc\\x0ad\\x7f\\x85"),
+        ("line\u2028sep\u202eevil", "line\\u2028sep\\u202eevil"),
+        ("byte\udcff and \ud800", "byte\\xff and \\ud800"),
+    ],
+)
+def test_printable_escapes_what_a_terminal_would_act_on(text: str, shown: str) -> None:
+    from rebootspec.reference.core.printable import printable
+
+    assert printable(text) == shown
