@@ -384,3 +384,59 @@ def test_printable_escapes_what_a_terminal_would_act_on(text: str, shown: str) -
     from rebootspec.reference.core.printable import printable
 
     assert printable(text) == shown
+
+
+# -- 5. strict JSON, as the hosts write it (HST-2, JSV-3) ----------------------------------
+
+FIRST_RECORDS = {
+    "codex": '{"timestamp":"t","type":"session_meta","payload":{"id":"x","cli_version":"0.111.0"'
+    ',"n":%s}}',
+    "pi": '{"type":"session","version":3,"id":"x","timestamp":"t","n":%s}',
+    "claude-code": '{"type":"user","uuid":"u1","sessionId":"s","n":%s}',
+}
+PLAIN_NUMBER = "1"
+
+
+def count_in_process(path: Path) -> tuple[int, str, str]:
+    import io
+
+    from rebootspec.reference import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(["count", str(path)], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("host", sorted(FIRST_RECORDS))
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_first_record_holding_nan_is_not_json(tmp_path: Path, host: str, constant: str) -> None:
+    """HST-2's last row: a first value that does not parse (Rust and JavaScript refuse NaN)
+    goes to VS Code's rules: E-JSON at line 1, never a count. Glued after it, the same."""
+    for glued in ("", '{"type":"x"}'):
+        path = tmp_path / f"{host}.jsonl"
+        path.write_text(FIRST_RECORDS[host] % constant + glued + "\n")
+        code, out, err = count_in_process(path)
+        assert (code, out) == (1, ""), err
+        assert err.startswith(f"error: {path}:1: E-JSON: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("host", sorted(FIRST_RECORDS))
+def test_the_first_records_with_a_number_are_counted(tmp_path: Path, host: str) -> None:
+    """The control: the same first records with a plain number are each host's, 0 reboots."""
+    path = tmp_path / f"{host}.jsonl"
+    path.write_text(FIRST_RECORDS[host] % PLAIN_NUMBER + "\n")
+    code, out, err = count_in_process(path)
+    assert code == 0, err
+    assert json.loads(out)["host"] == host
+
+
+def test_a_later_record_holding_nan_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    """JSV-3: a line the host's own loader skips; here it is the only compaction, so 0."""
+    path = tmp_path / "rollout.jsonl"
+    compacted = '{"timestamp":"t","type":"compacted","payload":{"message":"s","n":NaN}}'
+    path.write_text(FIRST_RECORDS["codex"] % PLAIN_NUMBER + "\n" + compacted + "\n")
+    code, out, err = count_in_process(path)
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["reboots"] == 0
+    assert [(w["code"], w["line"]) for w in answer["warnings"]] == [("W-SKIPPED", 2)]
