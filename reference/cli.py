@@ -152,8 +152,16 @@ def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
 def _retries(text: str) -> int:
     import argparse
 
+    stripped = text.strip()
+    unsigned = stripped[1:] if stripped[:1] in ("+", "-") else stripped
+    digits = unsigned.lstrip("0") or "0"
     try:
-        value = int(text)
+        if unsigned.isascii() and unsigned.isdigit():  # int() refuses 4,300 digits and more
+            if len(digits) > 3:
+                raise argparse.ArgumentTypeError("retries must be between 0 and 100")
+            value = int(stripped[: len(stripped) - len(unsigned)] + digits)
+        else:
+            value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of retries: {text!r}") from None
     if not 0 <= value <= 100:
@@ -191,7 +199,9 @@ def quick_args(argv: list[str]) -> Args | None:
             args.readable = True
         elif word == "--retry":
             value = next(words, None)
-            if value is None or not (value.isascii() and value.isdigit()) or int(value) > 100:
+            if value is None or not (value.isascii() and value.isdigit()) or len(value) > 3:
+                return None  # argparse says why (and never meets int()'s digit limit)
+            if int(value) > 100:
                 return None
             args.retry = int(value)
         elif word == "--host":

@@ -440,3 +440,27 @@ def test_a_later_record_holding_nan_is_skipped_with_a_warning(tmp_path: Path) ->
     answer = json.loads(out)
     assert answer["reboots"] == 0
     assert [(w["code"], w["line"]) for w in answer["warnings"]] == [("W-SKIPPED", 2)]
+
+
+# -- small ones ------------------------------------------------------------------------------
+
+
+def test_retry_with_thousands_of_leading_zeros_is_that_small_number(tmp_path: Path) -> None:
+    log = tmp_path / "s.jsonl"
+    log.write_bytes(VSCODE_EMPTY_SESSION)
+    done = run("count", "--retry", "0" * 4999 + "1", str(log), tmp=tmp_path / "tmp")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["reboots"] == 0
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, "+" + "1" * 4400, "-" + "0" * 4400 + "1000"])
+def test_retry_with_thousands_of_digits_is_a_usage_error(tmp_path: Path, value: str) -> None:
+    """Python's int() refuses 4,300 digits and more; the bound (0-100) is said instead."""
+    log = tmp_path / "s.jsonl"
+    log.write_bytes(VSCODE_EMPTY_SESSION)
+    for args in (["--retry", value, str(log)], [f"--retry={value}", str(log)]):
+        done = run("count", *args, tmp=tmp_path / "tmp")
+        assert "Traceback" not in done.stderr
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("usage error:")
+        assert "between 0 and 100" in done.stderr
