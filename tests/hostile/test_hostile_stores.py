@@ -464,3 +464,36 @@ def test_retry_with_thousands_of_digits_is_a_usage_error(tmp_path: Path, value: 
         assert (done.returncode, done.stdout) == (2, "")
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("usage error:")
         assert "between 0 and 100" in done.stderr
+
+
+CODEX_LINE = (FIRST_RECORDS["codex"] % PLAIN_NUMBER + "\n").encode()
+CODEX_LOG = CODEX_LINE * 500
+
+
+@pytest.mark.parametrize("keep", ["half", "all-but-one", "header-only"])
+def test_a_truncated_compressed_rollout_is_unreadable_not_empty(tmp_path: Path, keep: str) -> None:
+    """CDX-7: a `.jsonl.zst` cut short is E-READ (it cannot be read as a log), never E-EMPTY
+    nor a count of what survived the cut."""
+    import zstandard
+
+    whole = zstandard.ZstdCompressor(write_checksum=True).compress(CODEX_LOG)
+    size = {"half": len(whole) // 2, "all-but-one": len(whole) - 1, "header-only": 6}[keep]
+    path = tmp_path / "rollout.jsonl.zst"
+    path.write_bytes(whole[:size])
+    line = one_line(run("count", str(path), tmp=tmp_path / "tmp"), "E-READ")
+    assert "cut short" in line
+
+
+def test_whole_compressed_rollouts_of_one_or_two_frames_are_read(tmp_path: Path) -> None:
+    import zstandard
+
+    one = zstandard.ZstdCompressor().compress(CODEX_LOG)
+    half = 250 * len(CODEX_LINE)  # the second frame starts with the 251st line
+    two = zstandard.ZstdCompressor().compress(CODEX_LOG[:half])
+    two += zstandard.ZstdCompressor().compress(CODEX_LOG[half:])
+    for data in (one, two):
+        path = tmp_path / "rollout.jsonl.zst"
+        path.write_bytes(data)
+        done = run("count", str(path), tmp=tmp_path / "tmp")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["records"] == 500
