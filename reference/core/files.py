@@ -57,7 +57,8 @@ class ZstdRaw(io.RawIOBase):
             self._checked = True  # the reader ends quietly inside a frame: ask the frames
             from .zstdframes import cut_short
 
-            reason = cut_short(self.name)
+            with open_regular(self.name) as compressed:
+                reason = cut_short(compressed)
             if reason is not None:
                 raise Rejection(0, E_READ, reason)
         return count

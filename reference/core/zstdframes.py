@@ -19,13 +19,9 @@ MAGIC = 0xFD2FB528  # a zstd frame, little-endian (RFC 8878, 3.1.1)
 SKIPPABLE = 0x184D2A50  # ... to 0x184D2A5F: a skippable frame (3.1.2)
 
 
-def cut_short(path: str | os.PathLike[str]) -> str | None:
-    """Why the zstd file at `path` is not a whole sequence of frames, or None when it is."""
-    from .files import open_regular
-
-    with open_regular(path) as stream:
-        size = os.fstat(stream.fileno()).st_size
-        return _walk(stream, size)
+def cut_short(stream: BinaryIO) -> str | None:
+    """Why the zstd file open as `stream` is not a whole sequence of frames, or None."""
+    return _walk(stream, os.fstat(stream.fileno()).st_size)
 
 
 def _walk(stream: BinaryIO, size: int) -> str | None:
