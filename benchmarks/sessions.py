@@ -31,7 +31,7 @@ from pathlib import Path
 import orjson
 
 from rebootspec.generators.hosts.big import write_big_codex, write_big_pi
-from rebootspec.generators.session.big import write_big_session
+from rebootspec.generators.hosts.vscode.big import write_big_session
 
 TEMPLATES = 4  # generated sessions per host; the others are copies under new ids
 HOME_VARIABLES = (

@@ -14,7 +14,7 @@ from .corpus import ids
 
 def _list() -> int:
     from .corpus.cases import pairs
-    from .session.plan import expected_reboots, expected_reboots_v1
+    from .hosts.vscode.plan import expected_reboots, expected_reboots_v1
 
     table = ids.registry()
     for scenario, era in pairs():
@@ -93,7 +93,7 @@ def main(argv: list[str]) -> int:
     if args.command == "big":
         from pathlib import Path
 
-        from .session.big import write_big_session
+        from .hosts.vscode.big import write_big_session
 
         expected = write_big_session(Path(args.out), args.size_mb, args.seed)
         print(f"wrote {args.out}: expected reboots {expected} (from the plan)")

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..session.eras import Era, eras
-from ..session.plan import (
+from ..hosts.vscode.eras import Era, eras
+from ..hosts.vscode.plan import (
     PLAN_TAGS,
     Plan,
     expected_reboots,
@@ -19,10 +19,10 @@ from ..session.plan import (
     plan_tags,
     stored,
 )
-from ..session.player import TORN_LINE, Player, marker_test
-from ..session.scenarios import SCENARIOS, SUMMARY_TAGS, Scenario
-from ..session.shapes import SHAPE_RULES, log_shapes
-from ..session.writer import LogWriter
+from ..hosts.vscode.player import TORN_LINE, Player, marker_test
+from ..hosts.vscode.scenarios import SCENARIOS, SUMMARY_TAGS, Scenario
+from ..hosts.vscode.shapes import SHAPE_RULES, log_shapes
+from ..hosts.vscode.writer import LogWriter
 from . import casefile, ids
 
 # Shapes worth a tag everywhere they occur; push-append and set are in nearly every log, so

@@ -13,8 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..hosts import chat_loop, claude_code, codex, gemini, pi
-from ..hosts.chat_loop import ChatPlan
+from ..hosts.chat_loop import writer as chat_loop
+from ..hosts.chat_loop.writer import ChatPlan
+from ..hosts.claude_code import writer as claude_code
+from ..hosts.codex import writer as codex
+from ..hosts.gemini_cli import writer as gemini
+from ..hosts.pi import writer as pi
 from ..hosts.plan import (
     ClaudePlan,
     CodexPlan,

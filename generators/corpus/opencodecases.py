@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..hosts.opencode_files import StoreFiles, render
-from ..hosts.opencode_plan import all_compactions, expected_reboots, expected_rejection
-from ..hosts.opencode_scenarios import BASE_RULES, SCENARIOS, OcScenario
+from ..hosts.opencode.files import StoreFiles, render
+from ..hosts.opencode.plan import all_compactions, expected_reboots, expected_rejection
+from ..hosts.opencode.scenarios import BASE_RULES, SCENARIOS, OcScenario
 from . import casefile, ids
 
 STORAGE_ERAS = ("O0", "O1")

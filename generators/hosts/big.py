@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import claude_code, codex, gemini, pi
+from .claude_code import writer as claude_code
+from .codex import writer as codex
 from .common import line
+from .gemini_cli import writer as gemini
+from .pi import writer as pi
 from .plan import (
     ClaudeCompact,
     ClaudePlan,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .chat_loop import (
+from .chat_loop.writer import (
     ChatAsk,
     ChatCompact,
     ChatDamage,

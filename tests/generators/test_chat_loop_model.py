@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from rebootspec.generators.hosts.chat_loop import (
+from rebootspec.generators.hosts.chat_loop.writer import (
     END_MARK,
     START_MARK,
     ChatAsk,

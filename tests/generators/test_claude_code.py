@@ -17,7 +17,7 @@ import pytest
 
 from rebootspec.generators.corpus import hostcases
 from rebootspec.generators.corpus.hostcases import HostCase
-from rebootspec.generators.hosts import claude_code
+from rebootspec.generators.hosts.claude_code import writer as claude_code
 from rebootspec.generators.hosts.plan import ClaudePlan, expected_reboots
 
 CASES = [case for case in hostcases.all_cases() if case.scenario.host == "claude-code"]

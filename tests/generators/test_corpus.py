@@ -22,9 +22,9 @@ import pytest
 from rebootspec.generators.corpus import build
 from rebootspec.generators.corpus.casefile import load_case
 from rebootspec.generators.corpus.cases import all_cases, generate, pairs, title_count
-from rebootspec.generators.session.eras import eras
-from rebootspec.generators.session.plan import expected_reboots
-from rebootspec.generators.session.scenarios import by_name
+from rebootspec.generators.hosts.vscode.eras import eras
+from rebootspec.generators.hosts.vscode.plan import expected_reboots
+from rebootspec.generators.hosts.vscode.scenarios import by_name
 from rebootspec.reference.cli import main as reference_cli
 
 ROOT = Path(__file__).resolve().parents[2]

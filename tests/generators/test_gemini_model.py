@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from rebootspec.generators.corpus import hostcases
-from rebootspec.generators.hosts import gemini
+from rebootspec.generators.hosts.gemini_cli import writer as gemini
 from rebootspec.generators.hosts.plan import (
     Compress,
     GemPlan,

@@ -18,13 +18,14 @@ import pytest
 
 from rebootspec.generators.corpus import hostcases
 from rebootspec.generators.corpus.hostcases import HostCase
-from rebootspec.generators.hosts import codex, pi
 from rebootspec.generators.hosts.big import (
     write_big_claude,
     write_big_codex,
     write_big_gemini,
     write_big_pi,
 )
+from rebootspec.generators.hosts.codex import writer as codex
+from rebootspec.generators.hosts.pi import writer as pi
 from rebootspec.generators.hosts.plan import CodexPlan, PiPlan, codex_all_compactions
 
 CASES = hostcases.all_cases()

@@ -16,16 +16,16 @@ from typing import Any
 
 import pytest
 
-from rebootspec.generators.hosts.opencode_files import StoreFiles, render
-from rebootspec.generators.hosts.opencode_plan import (
+from rebootspec.generators.hosts.opencode.files import StoreFiles, render
+from rebootspec.generators.hosts.opencode.plan import (
     OcCompact,
     OcPrompt,
     OcSession,
     OcStore,
     expected_reboots,
 )
-from rebootspec.generators.hosts.opencode_scenarios import SCENARIOS
-from rebootspec.generators.hosts.opencode_schema import PINNED_VERSION, WAL_SALTS, pin_wal
+from rebootspec.generators.hosts.opencode.scenarios import SCENARIOS
+from rebootspec.generators.hosts.opencode.schema import PINNED_VERSION, WAL_SALTS, pin_wal
 
 PAIRS = [(s, era) for s in SCENARIOS for era in s.eras]
 IDS = [f"{s.name}/{e}" for s, e in PAIRS]

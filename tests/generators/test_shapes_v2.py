@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from rebootspec.generators.corpus.cases import Case, all_cases
-from rebootspec.generators.session.plan import (
+from rebootspec.generators.hosts.vscode.plan import (
     Flag,
     Fork,
     Plan,

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from log_mutations import byte_or_line_change
 
 import rebootspec.reference as reference
-from rebootspec.generators.session.strategies import drawn_sessions
+from rebootspec.generators.hosts.vscode.strategies import drawn_sessions
 from rebootspec.reference import count_path, fastpath
 from rebootspec.reference.cli import explain, main
 from rebootspec.reference.errors import Rejection

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from rebootspec.generators.hosts.opencode_files import StoreFiles, render
-from rebootspec.generators.hosts.opencode_plan import (
+from rebootspec.generators.hosts.opencode.files import StoreFiles, render
+from rebootspec.generators.hosts.opencode.plan import (
     OcCompact,
     OcPrompt,
     OcSession,
@@ -26,7 +26,7 @@ from rebootspec.generators.hosts.opencode_plan import (
     expected_reboots,
     expected_rejection,
 )
-from rebootspec.generators.hosts.opencode_scenarios import SCENARIOS
+from rebootspec.generators.hosts.opencode.scenarios import SCENARIOS
 from rebootspec.reference import count_path
 from rebootspec.reference.answer import RecordCount
 from rebootspec.reference.errors import Rejection

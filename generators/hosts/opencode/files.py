@@ -13,9 +13,9 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from .opencode import PROJECT, Row, Writer, Written, play, selected
-from .opencode_plan import OcStore
-from .opencode_schema import Write, database, last_commit_size, schema
+from .plan import OcStore
+from .schema import Write, database, last_commit_size, schema
+from .writer import PROJECT, Row, Writer, Written, play, selected
 
 PAGE = 4096
 

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...spec import SPEC_DIR
+from ....spec import SPEC_DIR
 
 ERAS_FILE = SPEC_DIR / "eras.toml"
 

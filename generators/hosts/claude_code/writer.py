@@ -27,8 +27,8 @@ import copy
 import random
 from typing import Any
 
-from .common import Clock, hex8, iso, line, start, uuid, words
-from .plan import (
+from ..common import Clock, hex8, iso, line, start, uuid, words
+from ..plan import (
     ClaudeCompact,
     ClaudeGarbage,
     ClaudeOddType,

@@ -29,8 +29,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .common import Clock, start, words
-from .opencode_plan import (
+from ..common import Clock, start, words
+from .plan import (
     OcCompact,
     OcOdd,
     OcPrompt,

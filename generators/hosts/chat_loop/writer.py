@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
-from .common import words
+from ..common import words
 
 __all__ = [
     "ChatAsk",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .opencode_plan import (
+from .plan import (
     Damage,
     OcCompact,
     OcOdd,

@@ -28,8 +28,8 @@ import json
 import random
 from typing import Any
 
-from .common import Clock, line, start, uuid, words
-from .plan import Compress, GemGarbage, GemPlan, GemResume, Mask, Prompt, Rewind
+from ..common import Clock, line, start, uuid, words
+from ..plan import Compress, GemGarbage, GemPlan, GemResume, Mask, Prompt, Rewind
 
 __all__ = ["GeminiChat", "play"]
 
