@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ...generators.corpus.casefile import tag_rules
-from ...generators.corpus.cases import DETECTED, stores_summaries
+from ...generators.hosts.vscode.case import DETECTED, stores_summaries
 from ...generators.hosts.vscode.plan import (
     Churn,
     Compaction,

@@ -67,7 +67,7 @@ def tree(folder: Path) -> dict[str, tuple[int, str]]:
 
 @pytest.mark.parametrize(("scenario", "era"), PAIRS, ids=[f"{s.name}/{e}" for s, e in PAIRS])
 def test_each_scenario_counts_as_its_plan_says(scenario: Any, era: str, tmp_path: Path) -> None:
-    store = scenario.store(era)
+    store = scenario.plan(era)
     files = render(store)
     path = write(files, tmp_path)
     assert answer(path, files.session) == (expected_rejection(store) or expected_reboots(store))

@@ -28,7 +28,7 @@ import random
 from typing import Any
 
 from ..common import Clock, hex8, iso, line, start, uuid, words
-from ..plan import (
+from .plan import (
     ClaudeCompact,
     ClaudeGarbage,
     ClaudeOddType,

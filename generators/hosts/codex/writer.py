@@ -31,12 +31,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..common import DEEP, Clock, deep_line, hex8, line, start, uuid, uuid7, words
-from ..plan import (
+from ..common import DEEP, Clock, Deep, deep_line, hex8, line, start, uuid, uuid7, words
+from .plan import (
     CodexPlan,
     Compact,
     Copy,
-    Deep,
     Garbage,
     Manual,
     OddCompacted,

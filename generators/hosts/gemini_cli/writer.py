@@ -29,7 +29,7 @@ import random
 from typing import Any
 
 from ..common import Clock, line, start, uuid, words
-from ..plan import Compress, GemGarbage, GemPlan, GemResume, Mask, Prompt, Rewind
+from .plan import Compress, GemGarbage, GemPlan, GemResume, Mask, Prompt, Rewind
 
 __all__ = ["GeminiChat", "play"]
 

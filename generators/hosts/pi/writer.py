@@ -22,10 +22,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import DEEP, Clock, deep_line, hex8, iso, line, start, uuid, words
+from ..common import DEEP, Clock, Deep, deep_line, hex8, iso, line, start, uuid, words
 
 __all__ = ["PiSession", "line", "migrate", "play", "torn_tail"]
-from ..plan import Deep, Exchange, Extras, Navigate, PiCompact, PiGarbage, PiPlan
+from .plan import Exchange, Extras, Navigate, PiCompact, PiGarbage, PiPlan
 
 START = {"v1": "2025-12-10T10:00:00", "v2": "2026-01-03T10:00:00", "v3": "2026-03-02T10:00:00"}
 DEEP_TEXT = line(DEEP)[:-1]

@@ -11,7 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from ..scenario import Scenario
 from . import eras as era_table
 from .eras import Era
 from .plan import (
@@ -33,6 +35,7 @@ from .plan import (
 from .randomized import long_session_steps
 from .texts import Labels, prompt, uid
 
+HOST = "vscode"
 Builder = Callable[[Era, Labels, random.Random], list[Step]]
 
 
@@ -55,11 +58,15 @@ def _translated(era: Era) -> bool:
 
 
 @dataclass(frozen=True)
-class Scenario:
-    name: str
-    title: str
-    rules: tuple[str, ...]
-    tags: tuple[str, ...]
+class Writing:
+    """How VS Code's writer plays a scenario's plan: what the plan alone does not say.
+
+    `build` gives the plan's steps for an era; `applies` says which eras of spec/eras.toml the
+    scenario is played in. The rest is how the session reaches the disk: its container, the save
+    cadence, the RNG seed, the era's old marker kind, brief responses, damage done afterwards, an
+    Export Chat document, the markers' language (ERA-3) and truncation (UNC-8).
+    """
+
     build: Builder
     applies: Callable[[Era], bool] = _always
     container: str = "jsonl"
@@ -68,7 +75,6 @@ class Scenario:
     old_marker_kind: bool = False
     brief: bool = False
     damage: str | None = None  # "torn-tail", "first-write-lost"
-    comment: str = ""
     export: str | None = None  # "export" / "export-old": written as an Export Chat .json
     locale: str = "en"  # the markers' display language (ERA-3)
     truncate_over: int | None = None  # strings longer than this are stored truncated (UNC-8)
@@ -84,6 +90,33 @@ class Scenario:
             container=container,
             truncate_over=self.truncate_over,
         )
+
+
+def _scenario(
+    name: str,
+    title: str,
+    rules: tuple[str, ...],
+    tags: tuple[str, ...],
+    build: Builder,
+    *,
+    comment: str = "",
+    **writing: Any,
+) -> Scenario[Plan]:
+    """A VS Code scenario of the one scenario type: its eras are those of spec/eras.toml its
+    `applies` accepts, its plan is `Writing.plan` in the era of that id."""
+    how = Writing(build, **writing)
+    applies = tuple(era.id for era in era_table.eras() if how.applies(era))
+    return Scenario(
+        name,
+        HOST,
+        applies,
+        title,
+        rules,
+        tags,
+        plan=lambda era_id: how.plan(era_table.era(era_id)),
+        comment=comment,
+        options=how,
+    )
 
 
 def _plain(rng: random.Random, tools: int = 1) -> Send:
@@ -435,15 +468,15 @@ def long_session(size: int) -> Builder:
 
 SUMMARY_TAGS = {"summary": ("singular-summary",), "summaries": ("summaries-array",)}
 
-SCENARIOS: tuple[Scenario, ...] = (
-    Scenario(
+SCENARIOS: tuple[Scenario[Plan], ...] = (
+    _scenario(
         "single-compaction",
         "one automatic compaction with a summary between ordinary requests; one reboot",
         ("RPL-6", "RPL-7", "MRK-1", "MRK-5", "SUM-6", "SUM-8", "CNT-1", "CNT-2"),
         ("push-append", "set", "round-summary"),
         single,
     ),
-    Scenario(
+    _scenario(
         "duplicate-artifact",
         "the same marker parts re-pushed in several lines (Push with i); three reboots",
         ("RPL-7", "RPL-10", "MRK-1", "MRK-5", "CNT-2"),
@@ -452,7 +485,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         save_rate=0.8,
         seed=2,
     ),
-    Scenario(
+    _scenario(
         "cancelled",
         "compactions cancelled mid-way leave the in-progress text; one reboot",
         ("MRK-1", "MRK-2", "SUM-4", "OUT-3", "CNT-3"),
@@ -462,7 +495,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         comment="The cancelled request stores no result metadata, so a completed marker before "
         "the cancelled one in the same request is a phantom.",
     ),
-    Scenario(
+    _scenario(
         "phantom",
         "A, a marker whose summarization failed, then A again; one reboot",
         ("SUM-3", "SUM-4", "UNC-3", "OUT-3", "CNT-2", "CNT-3"),
@@ -470,7 +503,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         phantom,
         seed=4,
     ),
-    Scenario(
+    _scenario(
         "repeat-summary",
         "two compactions store the same summary text (A, A); one reboot",
         ("CNT-2",),
@@ -478,7 +511,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         repeat,
         seed=5,
     ),
-    Scenario(
+    _scenario(
         "aba",
         "summary texts A, B, A on three compactions; three reboots",
         ("CNT-1", "CNT-2"),
@@ -486,7 +519,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         aba,
         seed=6,
     ),
-    Scenario(
+    _scenario(
         "back-to-back",
         "compactions on three consecutive requests; three reboots",
         ("CNT-1", "CNT-2", "MRK-5"),
@@ -494,7 +527,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         back_to_back,
         seed=7,
     ),
-    Scenario(
+    _scenario(
         "multi-compaction",
         "several compactions in one request, texts kept on their rounds and in the entries; "
         "four reboots",
@@ -506,7 +539,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "every summarised round of the request keeps its text (SUM-6); summaries[] stores every "
         "one (two entries per success), failed ones with empty text.",
     ),
-    Scenario(
+    _scenario(
         "manual-compact",
         "the /compact command between automatic compactions; three reboots",
         ("MRK-4", "MRK-5", "SUM-2", "CNT-2"),
@@ -515,7 +548,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         applies=has_manual,
         seed=9,
     ),
-    Scenario(
+    _scenario(
         "rewrite-1024",
         "markers only inside the kind-0 line the writer wrote after 1024 entries; two reboots",
         ("RPL-4", "RPL-6", "RPL-10", "MRK-1", "CNT-2"),
@@ -523,7 +556,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         rewrite,
         seed=10,
     ),
-    Scenario(
+    _scenario(
         "request-removed",
         "compacted requests removed from the middle and the end; two reboots",
         ("RPL-7", "RPL-10", "CNT-1"),
@@ -531,7 +564,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         removed,
         seed=11,
     ),
-    Scenario(
+    _scenario(
         "request-replaced",
         "compacted requests replaced by a retry with a new requestId; two reboots",
         ("RPL-7", "RPL-10", "CNT-1", "CNT-2"),
@@ -539,7 +572,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         replaced,
         seed=12,
     ),
-    Scenario(
+    _scenario(
         "input-churn",
         "input box cleared (kind 3), title Set, hasPendingEdits Set without v; one reboot",
         ("RPL-6", "RPL-8", "CNT-2"),
@@ -547,7 +580,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         churn,
         seed=13,
     ),
-    Scenario(
+    _scenario(
         "later-initial",
         "a kind-0 line after a removal resets the state; the removed compaction is gone",
         ("RPL-4", "RPL-10", "CNT-1"),
@@ -557,7 +590,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         comment="VS Code replaces the file when it writes an Initial; here one is appended "
         "(a writer that lost its state, or two versions concatenated).",
     ),
-    Scenario(
+    _scenario(
         "initial-only",
         "a session saved once as a single kind-0 line (first save after migration); two reboots",
         ("RPL-4", "SUM-4", "CNT-3"),
@@ -566,7 +599,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         save_rate=0.0,
         seed=15,
     ),
-    Scenario(
+    _scenario(
         "legacy-json",
         "a legacy flat .json session with phantoms, a cancel and a multi-compaction request",
         ("LEG-1", "MRK-1", "MRK-2", "SUM-2", "SUM-4", "SUM-6", "CNT-2"),
@@ -576,7 +609,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         container="json",
         seed=16,
     ),
-    Scenario(
+    _scenario(
         "legacy-progress-task",
         "a legacy flat .json whose marker parts have kind progressTask; three reboots",
         ("LEG-1", "MRK-1", "CNT-2"),
@@ -587,7 +620,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         seed=17,
         old_marker_kind=True,
     ),
-    Scenario(
+    _scenario(
         "summary-without-marker",
         "summaries stored on requests without a marker and a provider compaction all count; "
         "four reboots",
@@ -596,7 +629,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         stray,
         seed=18,
     ),
-    Scenario(
+    _scenario(
         "marker-text-elsewhere",
         "the marker texts quoted in messages and markdown, another progress task; one reboot",
         ("MRK-1", "MRK-3", "MRK-5"),
@@ -604,7 +637,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         elsewhere,
         seed=19,
     ),
-    Scenario(
+    _scenario(
         "torn-tail",
         "a log whose last append was cut short (no final newline); three reboots",
         ("ERR-9", "RPL-1", "CNT-2"),
@@ -613,7 +646,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         seed=20,
         damage="torn-tail",
     ),
-    Scenario(
+    _scenario(
         "first-write-lost",
         "the first write (the kind-0 line) never reached the disk; the log is rejected",
         ("ERR-2", "ERR-10"),
@@ -624,7 +657,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         damage="first-write-lost",
         comment="The shape of microsoft/vscode#317478: the file starts with a kind 1/2/3 line.",
     ),
-    Scenario(
+    _scenario(
         "long-session",
         "a long seeded random session: hundreds of requests, tens of compactions",
         ("RPL-4", "RPL-7", "RPL-10", "MRK-5", "SUM-4", "CNT-1", "CNT-2", "CNT-3"),
@@ -634,7 +667,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         save_rate=0.35,
         brief=True,
     ),
-    Scenario(
+    _scenario(
         "long-session-b",
         "a second long seeded random session: hundreds of requests, tens of compactions",
         ("RPL-4", "RPL-7", "RPL-10", "MRK-5", "SUM-4", "CNT-1", "CNT-2", "CNT-3"),
@@ -645,7 +678,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         save_rate=0.6,
         brief=True,
     ),
-    Scenario(
+    _scenario(
         "round-summaries",
         "three compactions in one request kept on rounds 1, 3, 4, one anchored on the previous "
         "request; four reboots",
@@ -657,7 +690,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "or none it anchors on the previous request's last round, and no round of either request "
         "gets the text (SUM-6, UNC-1).",
     ),
-    Scenario(
+    _scenario(
         "error-rounds",
         "four compactions in one request whose last fetch failed: texts only in "
         "toolCallRounds[1,3,7,10]; four reboots",
@@ -668,7 +701,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         comment="The shape of a real log: an error result keeps toolCallRounds but drops "
         "summary/summaries (UNC-1).",
     ),
-    Scenario(
+    _scenario(
         "error-lost",
         "a compaction anchored on the previous request, then a fetch error: no text stored "
         "anywhere (a phantom); two reboots",
@@ -679,7 +712,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         comment="The summary was set on the previous request's live round, which was stored "
         "before, so only memory held it: a lower bound (reboots_possible counts it).",
     ),
-    Scenario(
+    _scenario(
         "no-response",
         "the no-response error result (errorDetails and ids only) after a compaction; two reboots",
         ("UNC-2", "SUM-4", "OUT-3", "CNT-3"),
@@ -687,7 +720,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         no_response,
         seed=33,
     ),
-    Scenario(
+    _scenario(
         "marker-cleared",
         "retries cleared two markers while the summaries stayed; three reboots",
         ("MRK-5", "SUM-5", "SUM-8", "CNT-2"),
@@ -698,7 +731,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "after the last tool invocation (SUM-5; VS Code's clearToPreviousToolInvocation in "
         "chatModel.ts).",
     ),
-    Scenario(
+    _scenario(
         "localized-marker",
         "Turkish completed markers and a workspace-search progress task; two reboots",
         ("ERA-3", "MRK-1", "MRK-3", "SUM-2", "CNT-2"),
@@ -710,7 +743,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         comment="Only the Turkish completed text is known; the generator writes it for both "
         "states of the task.",
     ),
-    Scenario(
+    _scenario(
         "localized-marker-json",
         "a flat .json with Turkish progressTask markers, as in a real Turkish UI log; two reboots",
         ("ERA-3", "LEG-1", "MRK-1", "MRK-3", "CNT-2"),
@@ -722,7 +755,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         locale="tr",
         seed=36,
     ),
-    Scenario(
+    _scenario(
         "provider-compaction",
         "provider compactions on rounds (three different ids, no marker, no text); four reboots",
         ("SUM-7", "SUM-8", "SUM-5", "CNT-2"),
@@ -731,7 +764,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         applies=has_manual,
         seed=37,
     ),
-    Scenario(
+    _scenario(
         "background-compaction",
         "background passes: text on a round of one request, marker where applied; three reboots",
         ("UNC-4", "UNC-5", "SUM-6", "SUM-8", "OUT-3", "CNT-2", "CNT-3"),
@@ -743,7 +776,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "one source=background entry with the round's id and text, which equals the previous "
         "event (UNC-4, SUM-1, UNC-5).",
     ),
-    Scenario(
+    _scenario(
         "unapplied-background",
         "a background pass never applied: its text on a round, no marker, no entry; two reboots",
         ("UNC-5", "SUM-5", "SUM-6", "CNT-2"),
@@ -754,7 +787,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         comment="The background render sets the anchor round's summary when the pass finishes "
         "(UNC-5); no model may ever have seen it.",
     ),
-    Scenario(
+    _scenario(
         "removal-flag",
         "requests flagged for removal (whole and partial undo), then a kind-0 rewrite; two reboots",
         ("CNT-5", "CNT-6", "UNC-6", "RPL-4", "CNT-1"),
@@ -762,7 +795,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         flagged(rewrite=True),
         seed=39,
     ),
-    Scenario(
+    _scenario(
         "removal-flag-unwritten",
         "a finished request flagged for removal, but no kind-0 rewrite followed: the flag never "
         "reached the log; three reboots",
@@ -773,7 +806,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         comment="A sealed request is not diffed, so its shouldBeRemovedOnSend reaches a .jsonl "
         "only with the next kind-0 line (UNC-6, REW).",
     ),
-    Scenario(
+    _scenario(
         "is-hidden",
         "a flat .json with a legacy isHidden request and a partial undo; two reboots",
         ("CNT-5", "CNT-6", "LEG-1", "CNT-1"),
@@ -783,7 +816,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         container="json",
         seed=41,
     ),
-    Scenario(
+    _scenario(
         "fork",
         "a /fork child: the parent's compactions copied, flags cleared, then one more; "
         "three reboots",
@@ -795,7 +828,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         comment="The child file holds the parent's requests with bare-UUID requestIds, modelState "
         "Complete and no removal flags (UNC-7).",
     ),
-    Scenario(
+    _scenario(
         "export",
         "an Export Chat .json (no version, no sessionId) with summaries A, B, A; three reboots",
         ("LEG-3", "LEG-1", "CNT-1", "CNT-2"),
@@ -805,7 +838,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         export="export",
         seed=43,
     ),
-    Scenario(
+    _scenario(
         "export-old",
         "an older Export Chat .json with the requester fields; three reboots",
         ("LEG-3", "LEG-1", "CNT-2"),
@@ -816,7 +849,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         export="export-old",
         seed=44,
     ),
-    Scenario(
+    _scenario(
         "truncated-summaries",
         "two different summaries truncated for persistence to the same text compare equal; "
         "two reboots",
@@ -829,7 +862,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         comment="VS Code truncates strings over 1,048,576 UTF-16 units when an entry is too "
         "big to stringify; the generator scales the limit down to 200 characters.",
     ),
-    Scenario(
+    _scenario(
         "coarse-save",
         "a 60 s save cadence: many changes per appended line; three reboots",
         ("RPL-6", "RPL-7", "CNT-1", "CNT-2"),
@@ -841,7 +874,7 @@ SCENARIOS: tuple[Scenario, ...] = (
 )
 
 
-def by_name(name: str) -> Scenario:
+def by_name(name: str) -> Scenario[Plan]:
     for scenario in SCENARIOS:
         if scenario.name == name:
             return scenario
