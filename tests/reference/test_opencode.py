@@ -290,18 +290,13 @@ def test_random_member_values_never_crash_the_reader(tmp_path: Path) -> None:
         os.remove(path)
 
 
-HARVESTED = Path(__file__).resolve().parents[2] / "generators" / "harvest" / "harvested"
-
-
 def _harvested() -> list[dict[str, Any]]:
     """The opencode entries of the harvest manifest (stores the real programs wrote)."""
-    import tomllib
+    from rebootspec.generators.harvest import corpus
 
-    manifest = HARVESTED / "manifest.toml"
-    if not manifest.exists():
+    if not corpus.available():
         return []
-    entries = tomllib.loads(manifest.read_text("utf-8"))["file"]
-    return [e for e in entries if e["host"] == "opencode"]
+    return [e for e in corpus.entries() if e["host"] == "opencode"]
 
 
 @pytest.mark.parametrize(
@@ -314,5 +309,7 @@ def test_stores_the_real_programs_wrote_count_as_their_scripts_caused(
     script's plan and the scripted model's log), on a copy of the store."""
     import shutil
 
-    shutil.copytree(HARVESTED / entry["file"], tmp_path / "store")
+    from rebootspec.generators.harvest import corpus
+
+    shutil.copytree(corpus.source(entry), tmp_path / "store")  # the case's input/
     assert answer(tmp_path / "store" / entry["input"], entry["session"]) == entry["expected"]
