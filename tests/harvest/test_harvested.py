@@ -97,7 +97,9 @@ def test_every_entry_names_the_case_that_holds_its_file() -> None:
 def test_harvested_keeps_logs_and_evidence_and_no_copy_of_a_case_file() -> None:
     """A case's file is kept once, in the corpus; harvested/ holds what no case holds: the runs'
     logs and the chat loop's .index.json (a hidden file, evidence of the sessions listed)."""
-    kept = [p for p in FOLDER.rglob("*") if p.is_file() and p.name != "manifest.toml"]
+    kept = [
+        p for p in FOLDER.rglob("*") if p.is_file() and p.name not in ("manifest.toml", "README.md")
+    ]
     assert {p.name for p in kept} <= {"server-log.jsonl", "stub-log.jsonl", ".index.json"}
     inputs = {
         hashlib.sha256(p.read_bytes()).digest()
