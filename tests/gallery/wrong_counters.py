@@ -29,9 +29,26 @@ import tempfile
 from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
 
-from rebootspec.reference import count_path, count_vscode
-from rebootspec.reference.answer import RecordCount
-from rebootspec.reference.count import (
+from rebootspec.reference import count_path
+from rebootspec.reference.core import registry
+from rebootspec.reference.core.answer import RecordCount
+from rebootspec.reference.core.errors import (
+    E_HOST,
+    E_JSON,
+    E_READ,
+    E_STATE,
+    E_UNMEASURABLE,
+    Notice,
+    Rejection,
+)
+from rebootspec.reference.core.jsonvalues import W_SKIPPED, iter_values
+from rebootspec.reference.hosts.claude_code import reader as claude_code
+from rebootspec.reference.hosts.codex import reader as codex
+from rebootspec.reference.hosts.gemini_cli import reader as gemini
+from rebootspec.reference.hosts.opencode.reader import count_session
+from rebootspec.reference.hosts.opencode.store import Session, read_session
+from rebootspec.reference.hosts.pi import reader as pi
+from rebootspec.reference.hosts.vscode.count import (
     PROVIDER,
     TEXT,
     Event,
@@ -45,33 +62,17 @@ from rebootspec.reference.count import (
     requests_of,
     stored_events,
 )
-from rebootspec.reference.eras import vocabulary
-from rebootspec.reference.errors import (
-    E_HOST,
-    E_JSON,
-    E_READ,
-    E_STATE,
-    E_UNMEASURABLE,
-    Notice,
-    Rejection,
-)
-from rebootspec.reference.hosts import (
-    CLAUDE_CODE,
-    CODEX,
-    GEMINI,
-    OPENCODE,
-    PI,
-    claude_code,
-    codex,
-    detect,
-    gemini,
-    pi,
-)
-from rebootspec.reference.hosts.opencode import count_session
-from rebootspec.reference.hosts.opencode_read import Session, read_session
-from rebootspec.reference.jsonvalues import W_SKIPPED, iter_values
-from rebootspec.reference.replay import BOM, _Replayer, load_path, parse_json
+from rebootspec.reference.hosts.vscode.eras import vocabulary
+from rebootspec.reference.hosts.vscode.replay import BOM, _Replayer, load_path, parse_json
 from tests.gallery.chat_loop_counters import CHAT_LOOP_GALLERY
+
+CLAUDE_CODE, CODEX, GEMINI, OPENCODE, PI = "claude-code", "codex", "gemini-cli", "opencode", "pi"
+
+
+def detect(path: str) -> str:
+    """The host key HST-2 gives the file (the registry's detection)."""
+    return registry.detect(path).key
+
 
 Counter = Callable[[str], int]
 
@@ -563,7 +564,7 @@ def _vscode_rules_for_unknown(path: str) -> int:
         return count_path(path, readable=True, session=session_of(path)).reboots
     except Rejection as rejection:
         if rejection.code == E_HOST:
-            return count_vscode(path, readable=True).reboots
+            return count_path(path, readable=True, host="vscode").reboots
         raise
 
 
