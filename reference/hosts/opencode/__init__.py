@@ -32,10 +32,13 @@ class Opencode(Host):
     def is_store(self, path: str) -> bool:
         if os.path.isdir(path):
             return all(os.path.isdir(os.path.join(path, name)) for name in ("session", "message"))
-        try:
-            with open(path, "rb") as handle:
+        from ...core.errors import Rejection
+        from ...core.files import open_regular
+
+        try:  # a FIFO or a device is no store, and is never waited on or read (ERR-12)
+            with open_regular(path) as handle:
                 return handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
-        except OSError:
+        except (OSError, Rejection):
             return False
 
     def count(
