@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ...fixtures import CORPUS_DIR
-from ..session.eras import eras
+from ..hosts.vscode.eras import eras
 from ..usage import UsageParser
 from ..view import ReferenceView
 from . import casefile
