@@ -70,6 +70,13 @@ class HostPolicy:
         self.ids = tuple(re.compile(pattern) for pattern in data.get("ids", ()))
         markers = tuple(data.get("markers", ()))
         self.markers = re.compile("|".join(markers)) if markers else None
+        # Markers that are plain text may be cut across two strings (a message's text parts,
+        # joined when read): the start and end of a marker at a string's edges stay too.
+        literal = [m for m in markers if re.escape(m) == m or m.replace("\\", "") == m]
+        heads = {m[:n] for m in literal for n in range(1, len(m))}
+        tails = {m[n:] for m in literal for n in range(1, len(m))}
+        self.marker_heads = tuple(sorted(heads, key=len, reverse=True))
+        self.marker_tails = tuple(sorted(tails, key=len, reverse=True))
         self.answer_text: frozenset[str] = frozenset(data.get("answer_text", ()))
 
     def reserved(self) -> set[str]:
@@ -193,15 +200,22 @@ class Replacer:
 
     def _marked(self, text: str, markers: re.Pattern[str]) -> str | None:
         found = list(markers.finditer(text))
-        if not found:
+        start = next((t for t in self.policy.marker_tails if text.startswith(t)), "")
+        end = next((h for h in self.policy.marker_heads if text.endswith(h)), "")
+        if not found and not start and not end:
             return None
-        out: list[str] = []
-        at = 0
+        if len(start) + len(end) > len(text) or (found and found[0].start() < len(start)):
+            start = ""
+        if found and found[-1].end() > len(text) - len(end):
+            end = ""
+        out: list[str] = [start]
+        at = len(start)
         for match in found:
             out.append(self._inner(text[at : match.start()]))
             out.append(match.group())
             at = match.end()
-        out.append(self._inner(text[at:]))
+        out.append(self._inner(text[at : len(text) - len(end)]))
+        out.append(end)
         return "".join(out)
 
     def _inner(self, piece: str) -> str:

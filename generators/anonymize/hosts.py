@@ -105,7 +105,7 @@ def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, sec
 def _oserror(problem: Exception, source: Path) -> str:
     if isinstance(problem, OSError):
         return f"{problem.filename or source}: {problem.strerror or problem}; nothing was written"
-    return f"{source}: {problem}; nothing was written"
+    return f"{problem}; nothing was written"
 
 
 def _session(args: argparse.Namespace, source: Path) -> str:
@@ -114,8 +114,8 @@ def _session(args: argparse.Namespace, source: Path) -> str:
         return str(args.session)
     try:
         ids = opencode.session_ids(source)
-    except opencode.StoreProblem as problem:
-        raise Refusal(str(problem)) from None
+    except (opencode.StoreProblem, OSError) as problem:
+        raise Refusal(_oserror(problem, source)) from None
     if len(ids) == 1:
         return ids[0]
     raise Refusal(f"{source}: the store holds {len(ids)} sessions: name one with --session ID", 2)

@@ -41,6 +41,7 @@ POLICY = {
         r"\*\*(?:Background Context|Current Session Summary|Topics Discussed|Decisions Made"
         r"|Pending):\*\*(?P<text>.*)",
         r"\*\*(?P<name>[^*:]+):\*\* (?P<text>.*)",
+        r"(?:[-*+>] |[0-9]+\. )(?P<text>.*)",  # a list item or a quote: its mark stays
     ),
     "answer_text": ("file", "from"),
     # BCL-4: the files a count walks: the header's link names the previous file of the folder.
