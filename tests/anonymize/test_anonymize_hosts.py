@@ -199,13 +199,14 @@ def test_a_real_or_harvested_input_keeps_its_count_and_its_structure(
 
 
 def plant_in_records(path: Path) -> None:
-    """The secret at the start of the first message text that begins with a letter."""
+    """The secret at the start of the first message text that begins with no markup (a
+    Gemini CLI context or snapshot element must stay first, GEM-3)."""
     data = path.read_bytes()
     for marker in (b'"text":"', b'"text": "', b'"message":"', b'"content":"'):
         at = 0
         while (at := data.find(marker, at)) >= 0:
             start = at + len(marker)
-            if data[start : start + 1].isalpha():
+            if data[start : start + 1] not in (b"<", b"\\", b'"', b" ", b""):
                 path.write_bytes(data[:start] + SECRET.encode() + b" " + data[start:])
                 return
             at = start
