@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import hashlib
 import os
 import shutil
 import sys
@@ -86,6 +87,38 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the case although the reference disagrees or the file looks private",
     )
     return parser
+
+
+def in_checkout(fixtures: Path) -> bool:
+    """Whether `fixtures` is the corpus of a rebootspec checkout (its folder holds the project's
+    pyproject.toml), not the copy an installed wheel carries in site-packages: a case written
+    there would be lost with the next install and break `rebootspec run` (unpinned snapshots)."""
+    project = fixtures.resolve().parent / "pyproject.toml"
+    try:
+        text = project.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return 'name = "rebootspec"' in text
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def case_with(fixtures: Path, wanted: str) -> str | None:
+    """The id of a case whose input has the digest `wanted` (the same bytes), or None."""
+    for case in sorted(fixtures.glob("*/case.toml")):
+        folder = case.parent
+        inputs = list(folder.glob("session.*")) + [
+            p for p in (folder / "input").rglob("*") if p.is_file()
+        ]
+        for path in inputs:
+            try:
+                if digest(path.read_bytes()) == wanted:
+                    return folder.name
+            except OSError:
+                continue
+    return None
 
 
 def known_rules() -> set[str] | None:
@@ -183,6 +216,16 @@ def case_table(
     return table
 
 
+def with_host(table: dict[str, Any], host: str) -> dict[str, Any]:
+    """The table with `host` right after `title` (spec/FIXTURES.md's order)."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        out[key] = value
+        if key == "title":
+            out["host"] = host
+    return out
+
+
 def expectation_of(args: argparse.Namespace) -> Expectation:
     if args.expect_reboots is not None:
         return Expectation(reboots=args.expect_reboots)
@@ -210,6 +253,13 @@ def cli(argv: list[str], reference: ReferenceView) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
+    fixtures: Path = args.fixtures
+    if fixtures == CORPUS_DIR and not in_checkout(fixtures):
+        sys.stderr.write(
+            "error: run this in a rebootspec checkout (git clone, then pip install -e .): "
+            "an installed copy's corpus is not the place for a new case\n"
+        )
+        return EXIT_USAGE
     rules, tags = _split(args.rules), _split(args.tags)
     problems = _problems(args, rules, tags)
     if problems:
@@ -229,7 +279,10 @@ def cli(argv: list[str], reference: ReferenceView) -> int:
             "use --hand-written\n"
         )
         return EXIT_REFUSED
-    fixtures: Path = args.fixtures
+    same = case_with(fixtures, digest(data))
+    if same is not None:
+        sys.stderr.write(f"REFUSED: {args.session} holds the same bytes as case {same}\n")
+        return EXIT_REFUSED
     case_id = new_id(taken(fixtures))
     table = case_table(args, case_id, rules, tags)
     errors = casefile.schema_problems(table, root="case")
@@ -244,6 +297,9 @@ def cli(argv: list[str], reference: ReferenceView) -> int:
     except Exception as failure:  # a bug in the reference: say so, write nothing
         sys.stderr.write(f"error: the reference failed on {args.session}: {failure!r}\n")
         return EXIT_REFUSED
+    host = answer.get("host")
+    if isinstance(host, str) and host != "vscode":  # HST-1: a case of another host names it
+        table = with_host(table, host)
     print(f"the reference's view of {args.session}:")
     print(timeline, end="")
     print(f"your expectation:   {mine.describe()}")

@@ -135,3 +135,64 @@ def test_a_legacy_json_session_keeps_its_extension(tmp_path: Path) -> None:
     (case,) = cases(fixtures)
     assert (case / "session.json").read_bytes() == flat
     assert tomllib.loads((case / "case.toml").read_text("utf-8"))["container"] == "json"
+
+
+def test_an_installed_copy_refuses_in_one_line_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A wheel's corpus lives in site-packages, with no pyproject.toml beside it: a case written
+    there is lost with the next install and leaves `rebootspec run` with an unpinned case."""
+    from rebootspec.generators.corpus import add_fixture
+
+    package = tmp_path / "site-packages" / "rebootspec"
+    corpus = package / "fixtures"
+    corpus.mkdir(parents=True)
+    monkeypatch.setattr(add_fixture, "CORPUS_DIR", corpus)
+    session = tmp_path / "s.jsonl"
+    session.write_bytes(TWO_REBOOTS)
+    argv = [str(session), *ARGS, "CNT-2,SUM-1", "--tags", "summaries-array", "--era"]
+    code = cli([*argv, "compacted-summaries", "--expect-reboots", "2"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "run this in a rebootspec checkout" in err
+    assert list(package.rglob("*")) == [corpus]
+
+
+def test_the_checkout_s_own_corpus_is_a_checkout() -> None:
+    from rebootspec.fixtures import CORPUS_DIR
+    from rebootspec.generators.corpus.add_fixture import in_checkout
+
+    assert in_checkout(CORPUS_DIR) == (ROOT / "pyproject.toml").is_file()
+
+
+def test_the_same_bytes_twice_are_refused_naming_the_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, fixtures = run(tmp_path, TWO_REBOOTS, "--expect-reboots", "2")
+    assert code == 0
+    (first,) = cases(fixtures)
+    capsys.readouterr()
+    code, _ = run(tmp_path, TWO_REBOOTS, "--expect-reboots", "2", name="again.jsonl")
+    assert code == 3
+    assert f"case {first.name}" in capsys.readouterr().err
+    assert cases(fixtures) == [first]
+
+
+def test_a_session_of_another_host_names_its_host(tmp_path: Path) -> None:
+    """A pi session (PIA-1) with one compaction, counted by hand: one reboot."""
+    pi_session = (
+        b'{"type":"session","version":3,"id":"5e0c9a1b-2c3d-4e5f-8a9b-0c1d2e3f4a5b",'
+        b'"timestamp":"2026-03-01T10:00:00.000Z","cwd":"/p"}\n'
+        b'{"type":"compaction","id":"b2c3d4e5","parentId":null,'
+        b'"timestamp":"2026-03-01T10:00:02.000Z","summary":"Xy"}\n'
+    )
+    session = tmp_path / "pi.jsonl"
+    session.write_bytes(pi_session)
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    argv = [str(session), "--title", "one pi compaction; one reboot", "--rules", "PIA-3"]
+    argv += ["--tags", "harvested", "--era", "none", "--expect-reboots", "1"]
+    assert cli([*argv, "--fixtures", str(fixtures)]) == 0
+    (case,) = cases(fixtures)
+    table = tomllib.loads((case / "case.toml").read_text("utf-8"))
+    assert list(table)[:3] == ["id", "title", "host"] and table["host"] == "pi"
