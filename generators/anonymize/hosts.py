@@ -83,7 +83,9 @@ def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, sec
     session = _session(args, source) if fmt == "opencode" else None
     _check_output_name(fmt, source, target)
     run_ = Run(data, secret)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+    staging = Path(
+        tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+    )
     try:
         staged, new_session, extra = _write(fmt, source, staging / target.name, session, run_)
         _check(args, hosts, run_, source, session, staged, new_session, staging)
@@ -93,8 +95,10 @@ def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, sec
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     what = f"{len(written)} files" if len(written) > 1 else "1 file"
-    print(f"wrote {target}: {what}, {run_.replacer.names.replaced} strings replaced, "
-          f"{run_.replacer.kept} kept; checked: same count, none of the replaced strings left")
+    print(
+        f"wrote {target}: {what}, {run_.replacer.names.replaced} strings replaced, "
+        f"{run_.replacer.kept} kept; checked: same count, none of the replaced strings left"
+    )
     if new_session is not None:
         print(f"session: {new_session}   (count it: rebootspec count {target} {new_session})")
     for path in written[1:]:

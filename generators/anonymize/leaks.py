@@ -70,5 +70,6 @@ def first_leak(ledger: Ledger, blobs: Iterable[tuple[str, bytes]]) -> str | None
         found = scanner.find(data)
         if found is not None:
             offset, secret = found
-            return f"{where}: a replaced string of {len(secret)} characters is still there (byte {offset})"
+            size = len(secret)
+            return f"{where}: a replaced string of {size} characters is still there (byte {offset})"
     return None

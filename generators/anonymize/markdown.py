@@ -35,9 +35,12 @@ class MarkdownRewriter:
         if not body.strip(" \t"):
             return line
         if any("\udc80" <= char <= "\udcff" for char in body):  # bytes that are not UTF-8
-            return self.replacer.text(body.encode("utf-8", "surrogateescape").decode(
-                "utf-8", "replace"
-            )) + cr
+            return (
+                self.replacer.text(
+                    body.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                )
+                + cr
+            )
         for pattern in self.patterns:
             match = pattern.fullmatch(body)
             if match is not None:

@@ -168,5 +168,3 @@ def remove(path: Path) -> None:
         path.unlink(missing_ok=True)
     for suffix in SIDE_FILES:
         Path(str(path) + suffix).unlink(missing_ok=True)
-
-

@@ -106,8 +106,11 @@ class Pseudonyms:
             return text
         if mode == "name":
             return self.of(text)
-        message = b"s" + bytes([index % 256]) + counter.to_bytes(4, "big") + whole.encode(
-            "utf-8", "surrogatepass"
+        message = (
+            b"s"
+            + bytes([index % 256])
+            + counter.to_bytes(4, "big")
+            + whole.encode("utf-8", "surrogatepass")
         )
         stream = iter(self._stream(message, len(text), _ALNUM_TABLE))
         out: list[str] = []

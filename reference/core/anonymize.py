@@ -51,3 +51,8 @@ TIMESTAMP = (
 )
 # A program's version (CDX-8 reads Codex's; the others are informative).
 VERSION = r"v?[0-9]+(?:\.[0-9]+)+(?:[-+.][0-9A-Za-z.+-]*)?"
+
+
+def names(text: str) -> frozenset[str]:
+    """A set of names written as a block of words (a policy's member names, enum values)."""
+    return frozenset(text.split())

@@ -117,15 +117,26 @@ def skeleton(path: Path) -> list[Any]:
 
 
 # The labels basic-agent-chat-loop writes (the agent's own name labels its answers: replaced).
-LABELS = {"Session ID", "Date", "Agent", "Agent Path", "Total Queries", "Resumed From", "You",
-          "Context", "Previous Session", "Background Context", "Current Session Summary"}  # fmt: skip
+LABELS = {
+    "Session ID",
+    "Date",
+    "Agent",
+    "Agent Path",
+    "Total Queries",
+    "Resumed From",
+    "You",
+    "Context",
+    "Previous Session",
+    "Background Context",
+    "Current Session Summary",
+}
 
 
 def _label(row: str) -> str:
     label = row[2:].split(":**")[0] if row.startswith("**") else ""
     if label in LABELS:
         return label
-    return row[:2] if row[:2] in ("# ", "##", "- ", "**", "<!", "--", "*T") else bool(row)
+    return row[:2] if row[:2] in ("# ", "##", "- ", "**", "<!", "--", "*T") else "text" * bool(row)
 
 
 def _storage(folder: Path, session: str | None) -> list[Any]:
@@ -247,8 +258,13 @@ ONE_PER_HOST = one_per_host()
 def test_there_is_a_real_or_harvested_input_of_every_host_but_vs_code() -> None:
     hosts = {meta_of(case).get("host") for case in ONE_PER_HOST}
     assert hosts == {
-        "codex", "pi", "claude-code", "gemini-cli", "opencode", "basic-agent-chat-loop"
-    }  # fmt: skip
+        "codex",
+        "pi",
+        "claude-code",
+        "gemini-cli",
+        "opencode",
+        "basic-agent-chat-loop",
+    }
 
 
 @pytest.mark.parametrize("case", ONE_PER_HOST, ids=[p.name for p in ONE_PER_HOST])

@@ -24,8 +24,17 @@ from hypothesis import strategies as st
 
 from rebootspec.conformance.commands.contribute import anonymize
 from rebootspec.generators.corpus import hostcases
-from rebootspec.generators.hosts import chat_loop, claude_code, codex, gemini, opencode, pi
-from rebootspec.generators.hosts import opencode_files, opencode_plan, opencode_scenarios
+from rebootspec.generators.hosts import (
+    chat_loop,
+    claude_code,
+    codex,
+    gemini,
+    opencode,
+    opencode_files,
+    opencode_plan,
+    opencode_scenarios,
+    pi,
+)
 from rebootspec.reference import count_path
 from rebootspec.reference.core.errors import Rejection
 
@@ -35,9 +44,7 @@ PATH = b"/home/dev/"  # the user folder of every path the models write
 SECRETS = st.text(string.ascii_letters + string.digits, min_size=6, max_size=24).map(
     lambda text: f"Qz{text}9"
 )
-SETTINGS = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @contextlib.contextmanager

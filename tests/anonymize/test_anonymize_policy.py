@@ -87,19 +87,31 @@ def test_claude_code_links_and_a_uuid_written_twice_stay(tmp_path: Path) -> None
     first, second = "6f1c2d3e-4a5b-4c6d-8e7f-001122334455", "7a8b9c0d-1e2f-4a3b-9c4d-5e6f70819203"
     common = {"sessionId": "0b7e9a4c-1234-4abc-9def-0123456789ab", "cwd": "/Users/bob/acme"}
     boundary = {
-        **common, "type": "system", "subtype": "compact_boundary", "uuid": second,
-        "parentUuid": first, "compactMetadata": {"trigger": "manual", "preTokens": 1000},
-    }  # fmt: skip
+        **common,
+        "type": "system",
+        "subtype": "compact_boundary",
+        "uuid": second,
+        "parentUuid": first,
+        "compactMetadata": {"trigger": "manual", "preTokens": 1000},
+    }
     source = write_lines(
         tmp_path / "t.jsonl",
         [
-            {**common, "type": "user", "uuid": first, "parentUuid": None,
-             "message": {"role": "user", "content": "deploy to acme-prod-7 please"}},
+            {
+                **common,
+                "type": "user",
+                "uuid": first,
+                "parentUuid": None,
+                "message": {"role": "user", "content": "deploy to acme-prod-7 please"},
+            },
             boundary,
             boundary,  # written twice (#92089): one compaction
-            {"type": "file-history-snapshot", "messageId": first,
-             "snapshot": {"trackedFileBackups": {"/Users/bob/acme/keys.env": {"version": 1}}}},
-        ],  # fmt: skip
+            {
+                "type": "file-history-snapshot",
+                "messageId": first,
+                "snapshot": {"trackedFileBackups": {"/Users/bob/acme/keys.env": {"version": 1}}},
+            },
+        ],
     )
     target = tmp_path / "out.jsonl"
     code, _, stderr = run([str(source), str(target)])
@@ -120,15 +132,29 @@ def test_pi_tree_links_and_parent_session_stay(tmp_path: Path) -> None:
     source = write_lines(
         tmp_path / "p.jsonl",
         [
-            {"type": "session", "version": 3, "id": "5e0c9a1b-2c3d-4e5f-8a9b-0c1d2e3f4a5b",
-             "timestamp": "2026-03-01T10:00:00.000Z", "cwd": "/home/carol/work",
-             "parentSession": parent},
-            {"type": "message", "id": "a1b2c3d4", "parentId": None,
-             "timestamp": "2026-03-01T10:00:01.000Z",
-             "message": {"role": "user", "content": "carol's plan for the merger"}},
-            {"type": "compaction", "id": "b2c3d4e5", "parentId": "a1b2c3d4",
-             "timestamp": "2026-03-01T10:00:02.000Z", "summary": "merger notes"},
-        ],  # fmt: skip
+            {
+                "type": "session",
+                "version": 3,
+                "id": "5e0c9a1b-2c3d-4e5f-8a9b-0c1d2e3f4a5b",
+                "timestamp": "2026-03-01T10:00:00.000Z",
+                "cwd": "/home/carol/work",
+                "parentSession": parent,
+            },
+            {
+                "type": "message",
+                "id": "a1b2c3d4",
+                "parentId": None,
+                "timestamp": "2026-03-01T10:00:01.000Z",
+                "message": {"role": "user", "content": "carol's plan for the merger"},
+            },
+            {
+                "type": "compaction",
+                "id": "b2c3d4e5",
+                "parentId": "a1b2c3d4",
+                "timestamp": "2026-03-01T10:00:02.000Z",
+                "summary": "merger notes",
+            },
+        ],
     )
     target = tmp_path / "out.jsonl"
     code, _, stderr = run([str(source), str(target)])
@@ -166,7 +192,7 @@ def test_a_chat_loop_chain_keeps_its_links_and_times(tmp_path: Path) -> None:
     (tmp_path / "out").mkdir()
     source = chain(tmp_path / "in")
     target = tmp_path / "out" / "asked.md"
-    code, stdout, stderr = run([str(source), str(target)])
+    code, _, stderr = run([str(source), str(target)])
     assert code == 0, stderr
     (earlier,) = [p for p in (tmp_path / "out").iterdir() if p != target]
     assert earlier.name.endswith("_20260501_100000.md") and "Atlas" not in earlier.name
@@ -180,15 +206,22 @@ def test_a_chat_loop_chain_keeps_its_links_and_times(tmp_path: Path) -> None:
 
 
 def test_gemini_snapshot_elements_stay_and_their_text_goes(tmp_path: Path) -> None:
-    meta = {"sessionId": "1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5", "projectHash": "ab" * 32,
-            "startTime": "2026-06-10T09:00:00.030Z", "kind": "main"}  # fmt: skip
-    context = {"type": "user", "content": [{"text": "\n<session_context>\nEve's laptop\n"
-                                                    "</session_context>"}]}  # fmt: skip
-    snapshot = {"id": "snap-1", "type": "user",
-                "content": [{"text": "<state_snapshot>\nEve's merger plan\n</state_snapshot>"}]}
-    source = write_lines(
-        tmp_path / "g.jsonl", [meta, {"$set": {"messages": [context, snapshot]}}]
-    )  # fmt: skip
+    meta = {
+        "sessionId": "1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5",
+        "projectHash": "ab" * 32,
+        "startTime": "2026-06-10T09:00:00.030Z",
+        "kind": "main",
+    }
+    context = {
+        "type": "user",
+        "content": [{"text": "\n<session_context>\nEve's laptop\n</session_context>"}],
+    }
+    snapshot = {
+        "id": "snap-1",
+        "type": "user",
+        "content": [{"text": "<state_snapshot>\nEve's merger plan\n</state_snapshot>"}],
+    }
+    source = write_lines(tmp_path / "g.jsonl", [meta, {"$set": {"messages": [context, snapshot]}}])
     target = tmp_path / "out.jsonl"
     code, _, stderr = run([str(source), str(target)])
     assert code == 0, stderr
@@ -211,10 +244,15 @@ class Liar(HostsView):
 def claude_transcript(tmp_path: Path) -> Path:
     return write_lines(
         tmp_path / "t.jsonl",
-        [{"type": "user", "uuid": "6f1c2d3e-4a5b-4c6d-8e7f-001122334455",
-          "sessionId": "0b7e9a4c-1234-4abc-9def-0123456789ab",
-          "message": {"role": "user", "content": "my secret launch code 7781"}}],
-    )  # fmt: skip
+        [
+            {
+                "type": "user",
+                "uuid": "6f1c2d3e-4a5b-4c6d-8e7f-001122334455",
+                "sessionId": "0b7e9a4c-1234-4abc-9def-0123456789ab",
+                "message": {"role": "user", "content": "my secret launch code 7781"},
+            }
+        ],
+    )
 
 
 def refused(tmp_path: Path, view: HostsView) -> tuple[int, str]:

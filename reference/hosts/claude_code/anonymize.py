@@ -12,9 +12,9 @@ folder names, git branches, slugs.
 
 from __future__ import annotations
 
-from ...core.anonymize import TIMESTAMP, UUID, UUID7, VERSION
+from ...core.anonymize import TIMESTAMP, UUID, UUID7, VERSION, names
 
-KEYS = frozenset(
+KEYS = names(
     """
 agentId allowedTools args backupFileName backupTime bytes cache_creation
 cache_creation_input_tokens cache_read_input_tokens caller code codeText command commandName
@@ -35,34 +35,34 @@ thinkingMetadata timeout timeoutMs timestamp todos toolUseID toolUseResult tool_
 totalDurationMs totalLines totalTokens totalToolUseCount trackedFileBackups trigger truncated
 type url usage userModified userType uuid version web_fetch_requests web_search_requests
 customTitle aiTitle leafUuid isApiErrorMessage preservedSegment preservedMessages
-""".split()
+"""
 )
 POLICY = {
     "format": "records",
     "keys": KEYS,
     "values": {
-        "type": frozenset(
+        "type": names(
             """
 agent_progress ai-title assistant bash_progress create custom-title direct
 file-history-snapshot hook_progress image message progress queue-operation redacted_thinking
 summary system text thinking tool_result tool_use update user
-""".split()
+"""
         ),
-        "subtype": frozenset(
+        "subtype": names(
             """
 api_error compact_boundary informational local_command microcompact_boundary
 stop_hook_summary turn_duration
-""".split()
+"""
         ),
         "role": frozenset({"assistant", "user"}),
         "userType": frozenset({"external", "internal"}),
         "level": frozenset({"error", "info", "suggestion", "warning"}),
         "trigger": frozenset({"auto", "manual"}),
-        "hookEvent": frozenset(
+        "hookEvent": names(
             """
 Notification PostToolUse PostToolUseFailure PreCompact PreToolUse SessionEnd SessionStart Stop
 SubagentStop UserPromptSubmit
-""".split()
+"""
         ),
         "stop_reason": frozenset({"end_turn", "max_tokens", "stop_sequence", "tool_use"}),
         "permissionMode": frozenset({"acceptEdits", "bypassPermissions", "default", "plan"}),

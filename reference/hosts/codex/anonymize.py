@@ -8,9 +8,9 @@ reasoning, tool calls and their output, instructions, paths, git data, every oth
 
 from __future__ import annotations
 
-from ...core.anonymize import TIMESTAMP, UUID, UUID7, VERSION
+from ...core.anonymize import TIMESTAMP, UUID, UUID7, VERSION, names
 
-KEYS = frozenset(
+KEYS = names(
     """
 account_scoped action active agent_nickname agent_path agent_role agents_md agents_states
 aggregated_output annotations approval_policy approvals_reviewer approved_command_prefixes
@@ -47,10 +47,10 @@ time_to_first_token_ms timestamp timezone tool tools total_token_usage total_tok
 truncation_policy turn_attribution turn_id turn_token_usage turn_trigger type unlimited usage
 used_percent user_input_order user_instructions user_messages user_messages_incomplete
 verified_answers window_id window_minutes window_number workspace_roots writable_roots
-""".split()
+"""
 )
 # Closed sets written by Codex's code (protocol enums), never typed by a person.
-TYPES = frozenset(
+TYPES = names(
     """
 AgentMessage CollabAgentToolCall CommandExecution ContextCompaction Text UserMessage
 agent_message agent_reasoning agent_reasoning_raw_content compacted compaction
@@ -62,7 +62,7 @@ response_item search session_meta skills summary_text task_complete task_started
 thread_rolled_back thread_settings_applied token_count token_usage_record tool turn_aborted
 turn_complete turn_context turn_started unknown user user_message web_search_call
 workspace-write world_state
-""".split()
+"""
 )
 POLICY = {
     "format": "records",

@@ -9,16 +9,16 @@ calls and their results, the project hash, names.
 
 from __future__ import annotations
 
-from ...core.anonymize import TIMESTAMP, UUID, UUID7
+from ...core.anonymize import TIMESTAMP, UUID, UUID7, names
 
-KEYS = frozenset(
+KEYS = names(
     """
 $rewindTo $set args bg bold cached command content description dim displayName fg functionCall
 functionResponse id input inverse isUninitialized italic kind lastUpdated messages model name
 output projectHash renderOutputAsMarkdown response result resultDisplay sessionId startTime
 status text thoughts timestamp tokens tool toolCalls total type underline subject thought
 candidates prompt summary directories
-""".split()
+"""
 )
 POLICY = {
     "format": "records",

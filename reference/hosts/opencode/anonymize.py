@@ -14,9 +14,9 @@ tool input and output, titles, slugs, directories and paths, project ids, every 
 
 from __future__ import annotations
 
-from ...core.anonymize import VERSION
+from ...core.anonymize import VERSION, names
 
-KEYS = frozenset(
+KEYS = names(
     """
 action additions agent auto body cache callID command completed cost created cwd data date
 deletions description diffs directory end error exit files finish id input isRetryable message
@@ -26,17 +26,17 @@ server sessionID sessionId slug start state status statusCode subagent_type summ
 system task text time title tokens tool tools total truncated type updated url version worktree
 write compacted compaction_continue overflow tail_start_id variant raw attachment mime filename
 source snapshot hash
-""".split()
+"""
 )
 POLICY = {
     "format": "opencode",
     "keys": KEYS,
     "values": {
         "role": frozenset({"assistant", "user"}),
-        "type": frozenset(
+        "type": names(
             """
 agent compaction file patch reasoning retry snapshot step-finish step-start subtask text tool
-""".split()
+"""
         ),
         "finish": frozenset(
             {"content-filter", "error", "length", "other", "stop", "tool-calls", "unknown"}
@@ -44,11 +44,11 @@ agent compaction file patch reasoning retry snapshot step-finish step-start subt
         "reason": frozenset({"content-filter", "length", "other", "stop", "tool-calls", "unknown"}),
         "status": frozenset({"completed", "error", "pending", "running"}),
         # OPC-5: MessageAbortedError is read; the others are the same closed set of names.
-        "name": frozenset(
+        "name": names(
             """
 APIError ContextOverflowError MessageAbortedError MessageOutputLengthError ProviderAuthError
 UnknownError
-""".split()
+"""
         ),
         "version": VERSION,
     },

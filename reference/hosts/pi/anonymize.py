@@ -9,9 +9,9 @@ cwd-encoded folder names go with them), names, labels.
 
 from __future__ import annotations
 
-from ...core.anonymize import HEX_ID, TIMESTAMP, UUID, UUID7
+from ...core.anonymize import HEX_ID, TIMESTAMP, UUID, UUID7, names
 
-KEYS = frozenset(
+KEYS = names(
     """
 api arguments branchedFrom cacheRead cacheWrite cancelled command content cost customType cwd
 data details diff display errorMessage exitCode firstKeptEntryId firstKeptEntryIndex
@@ -21,13 +21,13 @@ oldText output outputBytes outputLines parentId parentSession path provider read
 responseId role stopReason summary targetId text thinking thinkingLevel thinkingSignature
 timestamp tokensBefore toolCallId toolName total totalBytes totalLines totalTokens truncated
 truncatedBy truncation type usage version redacted image mimeType
-""".split()
+"""
 )
-TYPES = frozenset(
+TYPES = names(
     """
 branch_summary compaction custom custom_message label message model_change session
 session_info text thinking thinking_level_change toolCall image
-""".split()
+"""
 )
 POLICY = {
     "format": "records",
