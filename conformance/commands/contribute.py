@@ -63,4 +63,4 @@ def anonymize(argv: list[str]) -> int:
 
 
 def add_fixture(argv: list[str]) -> int:
-    return int(add_fixture_cli(argv, reference_view))
+    return int(add_fixture_cli(argv, reference_view, HostsView()))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -196,3 +199,77 @@ def test_a_session_of_another_host_names_its_host(tmp_path: Path) -> None:
     (case,) = cases(fixtures)
     table = tomllib.loads((case / "case.toml").read_text("utf-8"))
     assert list(table)[:3] == ["id", "title", "host"] and table["host"] == "pi"
+
+
+def anonymized_chain(tmp_path: Path) -> Path:
+    """A real basic-agent-chat-loop chain (harvested: two restorations, by the stub's log),
+    anonymized; returns the asked file, its earlier files beside it."""
+    from rebootspec.conformance.commands.contribute import anonymize
+
+    source = ROOT / "fixtures" / "2QKE" / "input" / "harvest_20261125_034841.md"
+    (tmp_path / "chain").mkdir()
+    target = tmp_path / "chain" / "asked.md"
+    assert anonymize([str(source), str(target)]) == 0
+    return target
+
+
+def test_a_chat_loop_chain_becomes_a_markdown_case_with_its_files(tmp_path: Path) -> None:
+    asked = anonymized_chain(tmp_path)
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    argv = [str(asked), "--title", "a resumed session resumed again; two reboots"]
+    argv += ["--rules", "BCL-3,BCL-4", "--tags", "chatloop-chain", "--era", "none"]
+    argv += ["--expect-reboots", "2", "--fixtures", str(fixtures)]
+    assert cli(argv) == 0
+    (case,) = cases(fixtures)
+    table = tomllib.loads((case / "case.toml").read_text("utf-8"))
+    assert (table["host"], table["container"], table["input"]) == (
+        "basic-agent-chat-loop",
+        "markdown",
+        "asked.md",
+    )
+    names = sorted(p.name for p in (case / "input").iterdir())
+    assert names == sorted(p.name for p in asked.parent.iterdir())
+    assert cli(argv) == 3  # the same chain again: refused
+    assert cases(fixtures) == [case]
+
+
+def test_an_opencode_database_becomes_a_sqlite_case(tmp_path: Path) -> None:
+    """A harvested opencode 1.2.1 run with every summary failed: 0 reboots (its server log)."""
+    from rebootspec.conformance.commands.contribute import anonymize
+
+    source = ROOT / "fixtures" / "6ANK" / "input" / "opencode.db"
+    (tmp_path / "db").mkdir()
+    target = tmp_path / "db" / "one.db"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert anonymize([str(source), str(target)]) == 0
+    session = next(r.split()[1] for r in out.getvalue().splitlines() if r.startswith("session"))
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    argv = [str(target), "--session", session, "--title", "failed summaries; no reboot"]
+    argv += ["--rules", "OPC-6", "--tags", "opencode-database", "--era", "none"]
+    argv += ["--expect-reboots", "0", "--fixtures", str(fixtures)]
+    assert cli(argv) == 0
+    (case,) = cases(fixtures)
+    table = tomllib.loads((case / "case.toml").read_text("utf-8"))
+    assert (table["container"], table["input"], table["session"]) == (
+        "sqlite",
+        "opencode.db",
+        session,
+    )
+    assert (case / "input" / "opencode.db").read_bytes() == target.read_bytes()
+
+
+def test_a_corpus_input_is_refused_naming_its_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bytes of a harvested case, offered again: the corpus has them as case 29EA."""
+    fixtures = tmp_path / "fixtures"
+    shutil.copytree(ROOT / "fixtures" / "29EA", fixtures / "29EA")
+    session = tmp_path / "again.jsonl"
+    shutil.copyfile(ROOT / "fixtures" / "29EA" / "session.jsonl", session)
+    argv = [str(session), "--title", "again", "--rules", "GEM-3", "--tags", "harvested"]
+    argv += ["--era", "none", "--expect-reboots", "3", "--fixtures", str(fixtures)]
+    assert cli([*argv, "--hand-written"]) == 3
+    assert "case 29EA" in capsys.readouterr().err
