@@ -192,7 +192,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="key the pseudonyms with this secret instead of a random one (tests only: "
         "anyone who knows it can test guesses; never use it for a file you contribute)",
     )
-    parser.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite OUTPUT if it exists (VS Code logs; other hosts never overwrite)",
+    )
     parser.add_argument(
         "--no-check",
         action="store_true",

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, secr
 def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, secret: bytes) -> int:
     source: Path = args.input
     target: Path = args.output
-    if target.exists() or target.is_symlink():
+    if target.exists() or target.is_symlink():  # --force is VS Code's rewriter's alone
         raise Refusal(f"{target}: exists (choose a new name; nothing is written over a file)", 2)
     fmt = str(data["format"])
     session = _session(args, source) if fmt == "opencode" else None
