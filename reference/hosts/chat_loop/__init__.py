@@ -13,6 +13,8 @@ from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
+    from typing import Any
+
     from ...core.answer import Answer
     from ...core.storetypes import Base, Store
 
@@ -39,6 +41,12 @@ class ChatLoop(Host):
         if with_title:
             answer.title = titles.first_query(path)
         return answer
+
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES

@@ -54,6 +54,12 @@ class GeminiCli(Host):
         full = titles.full_id(path)
         return (full, name_id) if full and full != name_id else (name_id,)
 
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
+
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 

@@ -13,6 +13,8 @@ from ...core.host import Host
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
+    from typing import Any
+
     from ...core.answer import Answer
     from ...core.storetypes import Base, Store
 
@@ -73,6 +75,12 @@ class Opencode(Host):
         from .store import session_ids
 
         return [(ident, "") for ident in session_ids(path)]
+
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES

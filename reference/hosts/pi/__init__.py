@@ -45,6 +45,12 @@ class Pi(Host):
         pickers = (titles.first_message, titles.given_name) if with_title else None
         return count_file(path, count_records, fast=fast, readable=readable, titles=pickers)
 
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
+
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 

@@ -62,6 +62,12 @@ class VsCode(Host):
             count.title = titles.title_of(replay.state)
         return count
 
+    def anonymize_policy(self) -> Any:
+        """VS Code's log is rewritten by the generators' own VS Code rewriter, whose vocabulary
+        is the era table (spec/eras.toml) and the session schema it keeps
+        (generators/anonymize/policy.py, CONTRIBUTING.md)."""
+        return {"format": "vscode"}
+
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 
