@@ -113,8 +113,10 @@ class Cache:
         """Keep `rows` for `key` unless a reading went wrong or the file changed meanwhile."""
         kept = list(rows)
         current = stamp(path)
-        if current is None or not _utf8(key) or any(
-            warning["code"] in NOT_KEPT for row in kept for warning in row["warnings"]
+        if (
+            current is None
+            or not _utf8(key)
+            or any(warning["code"] in NOT_KEPT for row in kept for warning in row["warnings"])
         ):
             self.entries.pop(key, None)
             self.changed = True

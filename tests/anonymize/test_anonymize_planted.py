@@ -23,18 +23,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rebootspec.conformance.commands.contribute import anonymize
-from rebootspec.generators.corpus import hostcases
-from rebootspec.generators.hosts import (
-    chat_loop,
-    claude_code,
-    codex,
-    gemini,
-    opencode,
-    opencode_files,
-    opencode_plan,
-    opencode_scenarios,
-    pi,
-)
+from rebootspec.generators.corpus import cases as hostcases
+from rebootspec.generators.hosts.chat_loop import writer as chat_loop
+from rebootspec.generators.hosts.claude_code import writer as claude_code
+from rebootspec.generators.hosts.codex import writer as codex
+from rebootspec.generators.hosts.gemini_cli import writer as gemini
+from rebootspec.generators.hosts.opencode import files as opencode_files
+from rebootspec.generators.hosts.opencode import plan as opencode_plan
+from rebootspec.generators.hosts.opencode import scenarios as opencode_scenarios
+from rebootspec.generators.hosts.opencode import writer as opencode
+from rebootspec.generators.hosts.pi import writer as pi
 from rebootspec.reference import count_path
 from rebootspec.reference.core.errors import Rejection
 
@@ -70,18 +68,22 @@ def _takes_secrets(scenario: Any, era: str) -> bool:
     """Whether the model writes made-up text or a path in this scenario (not raw bytes)."""
     with planted("QzProbe9"):
         case = hostcases.generate(scenario, era, "TEST")
-    blobs = list(case.inputs.values()) if case.inputs else [case.data]
+    blobs = list(case.made.files.values())
     return any(b"QzProbe9" in in_paths(blob, "QzProbe9") for blob in blobs)
 
 
-HOST_PAIRS = [(s, e) for s, e in hostcases.pairs() if s.host is not None and _takes_secrets(s, e)]
+HOST_PAIRS = [
+    (s, e)
+    for s, e in hostcases.pairs()
+    if s.host not in (None, "vscode", "opencode") and _takes_secrets(s, e)
+]
 
 
 STORE_PAIRS = [
     (s, era)
     for s in opencode_scenarios.SCENARIOS
     for era in s.eras
-    if s.store(era).damage == "none" and not s.store(era).ask_missing
+    if s.plan(era).damage == "none" and not s.plan(era).ask_missing
 ]
 
 
@@ -123,19 +125,21 @@ def check_host_pair(pair: tuple[Any, str], secret: str) -> None:
     scenario, era = pair
     with planted(secret):
         case = hostcases.generate(scenario, era, "TEST")
-    blobs = list(case.inputs.values()) if case.inputs else [case.data]
+    blobs = list(case.made.files.values())
     assert any(secret.encode() in in_paths(blob, secret) for blob in blobs)
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         (root / "in").mkdir()
         (root / "out").mkdir()
-        if case.inputs is not None:
-            for name, data in case.inputs.items():
-                (root / "in" / name).write_bytes(in_paths(data, secret))
-            source = root / "in" / str(case.input_name)
+        for name, data in case.made.files.items():
+            place = root / "in" / name.removeprefix("input/")
+            place.parent.mkdir(parents=True, exist_ok=True)
+            place.write_bytes(in_paths(data, secret))
+        if case.made.input is not None:
+            source = root / "in" / case.made.input
         else:
-            source = root / "in" / case.file_name
-            source.write_bytes(in_paths(case.data, secret))
+            (name,) = case.made.files
+            source = root / "in" / name
         target = root / "out" / f"anonymized{source.suffix}"
         code, _, stderr = run([str(source), str(target)])
         if case.expect["outcome"] == "reject" and code != 0:
@@ -150,7 +154,7 @@ def check_host_pair(pair: tuple[Any, str], secret: str) -> None:
 @given(pair=st.sampled_from(STORE_PAIRS), secret=SECRETS)
 def test_a_secret_in_a_generated_opencode_store_is_gone(pair: tuple[Any, str], secret: str) -> None:
     scenario, era = pair
-    store = scenario.store(era)
+    store = scenario.plan(era)
     with planted(secret):
         files = opencode_files.render(store)
     assert any(secret.encode() in data for data in files.files.values())
