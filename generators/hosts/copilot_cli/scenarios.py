@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..scenarios import HostScenario
+from ..scenario import Scenario
 from .plan import (
     Cleared,
     Compact,
@@ -24,7 +24,7 @@ from .plan import (
 )
 
 HOST = "copilot-cli"
-BASE = ("HST-1", "HST-2", "JSV-1", "RBT-1", "RBT-2", "CPL-1", "CPL-2", "CPL-3", "OUT-4")
+BASE_RULES = ("HST-1", "HST-2", "JSV-1", "RBT-1", "RBT-2", "CPL-1", "CPL-2", "CPL-3", "OUT-4")
 MANUAL = Compact()
 AUTO = Compact(trigger="threshold", during=Prompt("and the docs too", tools=1))
 
@@ -51,11 +51,11 @@ def _scenario(
     tags: tuple[str, ...],
     plan: Callable[[str], CopilotPlan],
     comment: str = "",
-) -> HostScenario:
-    return HostScenario(name, HOST, eras, title, (*BASE, *rules), tags, plan, comment=comment)
+) -> Scenario[CopilotPlan]:
+    return Scenario(name, HOST, eras, title, rules, tags, plan, comment=comment)
 
 
-SCENARIOS: tuple[HostScenario, ...] = (
+SCENARIOS: tuple[Scenario[CopilotPlan], ...] = (
     _scenario(
         "copilot-manual-and-auto",
         ("P1", "P2"),
