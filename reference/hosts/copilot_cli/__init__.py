@@ -58,6 +58,12 @@ class CopilotCli(Host):
 
         return BASES, STORES
 
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
+
 
 def _is_object(value: dict[str, Any]) -> bool:
     return isinstance(value.get("data"), dict)
