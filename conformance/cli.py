@@ -44,6 +44,16 @@ COMMANDS: dict[str, Command] = {
         "rebootspec explain --session 634638ae",
         ".commands.reference:explain",
     ),
+    "whoami": Command(
+        "the reboot count of the session running this command (from its host's environment)",
+        "rebootspec whoami --field reboots",
+        ".commands.whoami:whoami",
+    ),
+    "hook": Command(
+        "the count of a host hook's session (its JSON on stdin), to stdout or --out FILE",
+        "rebootspec hook --out ~/.patch --field reboots",
+        ".commands.whoami:hook",
+    ),
     "sessions": Command(
         "every session of every host on this machine with its count, newest first",
         "rebootspec sessions --since 7d",
