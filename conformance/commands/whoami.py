@@ -133,8 +133,8 @@ def whoami(
     try:
         try:
             own = from_environment(env, options.host)
-        except Refusal:
-            if not options.guess:
+        except Refusal as refusal:
+            if not (options.guess and refusal.nothing):
                 raise
             own = guess(env, options.host)
     except Refusal as refusal:
@@ -169,8 +169,11 @@ def hook(
     if len(data) > STDIN_LIMIT:
         err.write(f"error: hook: stdin is longer than {STDIN_LIMIT} bytes: not a hook's JSON\n")
         return EXIT_USAGE
+    if not data.strip():
+        err.write("error: hook: stdin is empty: a host's hook gives its JSON there (try --help)\n")
+        return EXIT_USAGE
     try:
-        payload = parse_json(data.strip() or b"null", 1)
+        payload = parse_json(data.strip(), 1)
     except Rejection as rejection:
         err.write(f"error: hook: stdin:1: {rejection.code}: {rejection.reason}\n")
         return EXIT_USAGE

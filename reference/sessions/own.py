@@ -26,10 +26,11 @@ GUESS_MARGIN = 10.0
 class Refusal(Exception):
     """Why the calling session cannot be named (exit 2): a first line, then per-host advice."""
 
-    def __init__(self, reason: str, advice: list[str]) -> None:
+    def __init__(self, reason: str, advice: list[str], nothing: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.advice = advice
+        self.nothing = nothing  # no host named any session: the only case `--guess` takes
 
     def lines(self) -> list[str]:
         return [f"error: {shown(self.reason)}\n", *(f"  {shown(row)}\n" for row in self.advice)]
@@ -117,6 +118,7 @@ def _nothing(asked: tuple[Any, ...], env: Mapping[str, str]) -> Refusal:
         + (", ".join(looked) or "nothing: this host sets none")
         + ")",
         [f"{host.key}: {host.identity.how}" for host in asked],
+        nothing=True,
     )
 
 
