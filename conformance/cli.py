@@ -12,20 +12,23 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import NamedTuple
 
 
-class Command(NamedTuple):
+class Command:
     """A subcommand: what it does, an example, and the `module:function` that runs it.
 
     The function takes the arguments after the subcommand and returns the exit code; it is
-    imported only when its subcommand runs, so `rebootspec count` never loads pytest. (A
-    NamedTuple, not a dataclass: this module is on the path of every `rebootspec count`.)
+    imported only when its subcommand runs, so `rebootspec count` never loads pytest. (A plain
+    class, not a NamedTuple or a dataclass: this module is on the path of every `rebootspec
+    count` and `whoami`, and `typing` alone costs milliseconds.)
     """
 
-    summary: str
-    example: str
-    target: str
+    __slots__ = ("example", "summary", "target")
+
+    def __init__(self, summary: str, example: str, target: str) -> None:
+        self.summary = summary
+        self.example = example
+        self.target = target
 
     def handler(self, argv: list[str]) -> int:
         module, _, function = self.target.partition(":")

@@ -226,16 +226,20 @@ def _answer(own: Own, options: Options, out: TextIO, err: TextIO) -> int:
 
 
 def _render(answer: dict[str, Any], field: str | None) -> str | None:
-    import json
+    """The answer as `count` prints it (orjson: already loaded by the count), or one member of
+    it bare; a string member is escaped like everything read from outside."""
+    import orjson
+
+    from ...reference.sessions.own import shown
 
     if field is None:
-        return json.dumps(answer, ensure_ascii=True, separators=(",", ":")) + "\n"
+        return orjson.dumps(answer).decode() + "\n"
     if field not in answer:
         return None
     value = answer[field]
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=True)[1:-1] + "\n"  # escaped, never raw
-    return json.dumps(value, ensure_ascii=True, separators=(",", ":")) + "\n"
+        return shown(value) + "\n"
+    return orjson.dumps(value).decode() + "\n"
 
 
 def _write_atomically(target: str, text: str, err: TextIO) -> int:

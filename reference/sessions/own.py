@@ -13,10 +13,13 @@ Every host's variables come from the registry (`Host.identity`); nothing here na
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import Any
 
 from ..core.identity import FILE
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every turn
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 # WHO-5: another session file written within this many seconds of the newest one makes the
 # guess ambiguous (a subagent's rollout, a second window in the same folder).
@@ -128,11 +131,13 @@ def _from_file(host: Any, path: str, source: str, env: Mapping[str, str]) -> Own
         raise Refusal(
             f"whoami: {source[4:]} names no file: {path!r}", [f"{host.key}: {host.identity.how}"]
         )
-    from .stores import session_id
-
-    named = session_id(os.path.basename(path))
     given = [env.get(name, "") for name, kind in host.identity.variables if kind != FILE]
-    ident = named[1] if named is not None else next((v for v in given if v), "")
+    ident = next((value.strip() for value in given if value.strip()), "")
+    if not ident:  # the id its name carries (the store table is read only then)
+        from .stores import session_id
+
+        named = session_id(os.path.basename(path))
+        ident = named[1] if named is not None else ""
     return Own(host.key, ident, os.path.abspath(path), source)
 
 
