@@ -80,9 +80,9 @@ EXAMPLES["count"] += "  |  %(prog)s --session 634638ae (any host's session, by a
 
 def host_choices() -> tuple[str, ...]:
     """HST-1: every host `--host` takes, from the registry (spec/hosts.toml)."""
-    from .core.registry import keys
+    from .core.registry import host_keys
 
-    return keys()
+    return host_keys()
 
 
 def store_variables() -> str:

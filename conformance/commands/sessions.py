@@ -28,7 +28,7 @@ import orjson
 from ...reference.cli import host_choices, host_names, store_variables
 from ...reference.sessions.finder import Found, Problem, Scan, scan
 from ...reference.sessions.stores import roots
-from .session_rows import E_INTERNAL, Row, count_batch
+from .session_rows import E_INTERNAL, Row, cache_key, count_batch
 from .usage import UsageParser
 
 SERIAL_BELOW = 24  # fewer files than this are counted in this process: a pool costs more
@@ -81,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
     parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="count every session again, and leave the cache alone (it lives in the user's "
+        "cache folder; REBOOTSPEC_CACHE_DIR moves it; deleting it is always safe)",
+    )
+    parser.add_argument(
         "--jobs",
         type=_jobs,
         default=os.cpu_count() or 1,
@@ -129,7 +135,10 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     walked = scan([] if args.path else roots(hosts), args.path or ())
     items = _select(walked.found, hosts if args.path is None else None, args.since)
     started = time.perf_counter()
-    rows = count_all(items, args.jobs, progress=err if err.isatty() else None)
+    if args.no_cache:
+        rows = count_all(items, args.jobs, progress=err if err.isatty() else None)
+    else:
+        rows = count_cached(items, args.jobs, progress=err if err.isatty() else None)
     seconds = time.perf_counter() - started
     rows = [r for r in rows if hosts is None or r["host"] in hosts]
     if args.since is not None:
@@ -226,6 +235,35 @@ def count_all(items: Sequence[Found], jobs: int, progress: TextIO | None = None)
     return rows
 
 
+def count_cached(items: Sequence[Found], jobs: int, progress: TextIO | None = None) -> list[Row]:
+    """`count_all`, less the files whose rows the cache holds for their present size and time
+    (sessions_cache.py); the new rows are kept for the next listing."""
+    from .sessions_cache import Cache, cache_dir, version_key
+
+    cache = Cache(cache_dir(), version_key())
+    groups: dict[str, list[Found]] = {}  # a store's sessions share one entry: its file's
+    for item in items:
+        groups.setdefault(cache_key(item), []).append(item)
+    rows: list[Row] = []
+    todo: list[Found] = []
+    for key, group in groups.items():
+        cached = cache.get(key, group[0].path)
+        if cached is None:
+            todo += group
+        else:
+            rows += cached
+    counted = count_all(todo, jobs, progress)
+    fresh: dict[str, list[Row]] = {}
+    for row in counted:
+        fresh.setdefault(str(row.get("cache_key")), []).append(row)
+    for key, kept in fresh.items():
+        if key in groups:
+            cache.put(key, groups[key][0].path, [_public(r) for r in kept])
+    cache.forget_missing()
+    cache.save()
+    return rows + counted
+
+
 def processes(files: int, jobs: int) -> int:
     """How many processes count_all uses for this many files."""
     return 1 if jobs <= 1 or files < SERIAL_BELOW else jobs
@@ -277,8 +315,13 @@ def _problem_row(problem: Problem) -> Row:
     }
 
 
+def _public(row: Row) -> Row:
+    """A row as it is shown: without the cache's key."""
+    return {name: value for name, value in row.items() if name != "cache_key"}
+
+
 def _json_row(row: Row) -> Row:
-    return {**row, "modified": _iso(row["modified"])}
+    return {**_public(row), "modified": _iso(row["modified"])}
 
 
 def _iso(stamp: float | None) -> str | None:

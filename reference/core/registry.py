@@ -41,7 +41,7 @@ def hosts() -> tuple[Host, ...]:
     return _HOSTS
 
 
-def keys() -> tuple[str, ...]:
+def host_keys() -> tuple[str, ...]:
     """The hosts' keys, as a case's `host` and `--host` name them."""
     return tuple(host.key for host in hosts())
 
@@ -51,7 +51,7 @@ def get(key: str) -> Host:
     for host in hosts():
         if host.key == key:
             return host
-    raise Rejection(0, E_HOST, f"unknown host {key!r} (known: {', '.join(keys())})")
+    raise Rejection(0, E_HOST, f"unknown host {key!r} (known: {', '.join(host_keys())})")
 
 
 def _table() -> dict[str, Any]:
@@ -161,7 +161,7 @@ def first_row(value: dict[str, Any]) -> Host:
     for host in by_rank():
         if host.claims_value(value):
             return host
-    raise Rejection(0, E_HOST, f"not a session of a known host ({', '.join(keys())})")
+    raise Rejection(0, E_HOST, f"not a session of a known host ({', '.join(host_keys())})")
 
 
 def _first_value(line: bytes) -> Any:

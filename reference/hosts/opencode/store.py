@@ -20,6 +20,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+from functools import partial
 
 import orjson
 
@@ -322,7 +323,7 @@ def read_all(path: str) -> list[tuple[str, str, Session | Rejection]]:
         found: list[tuple[str, str, Session | Rejection]] = []
         for ident, file in sorted(dict(_session_files(path)).items()):
             title = _title(_safe_load(file))
-            found.append((ident, title, _attempt(lambda i=ident: read_storage(path, i))))
+            found.append((ident, title, _attempt(partial(read_storage, path, ident))))
         return found
 
     def every(connection: sqlite3.Connection) -> list[tuple[str, str, Session | Rejection]]:
@@ -334,7 +335,7 @@ def read_all(path: str) -> list[tuple[str, str, Session | Rejection]]:
         rows = sorted((str(ident), title) for ident, title in connection.execute(query))
         return [
             (ident, title if isinstance(title, str) else "",
-             _attempt(lambda i=ident: _read_tables(connection, i)))
+             _attempt(partial(_read_tables, connection, ident)))
             for ident, title in rows
         ]  # fmt: skip
 
