@@ -102,7 +102,7 @@ def _options(argv: list[str], allowed: tuple[str, ...], err: TextIO) -> Options 
             return EXIT_USAGE
         setattr(options, name[2:], value)
     if options.host is not None:
-        from ...reference.core.registry import keys
+        from ...reference.core.registry import host_keys as keys
 
         if options.host not in keys():
             err.write(
