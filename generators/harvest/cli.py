@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import sanitize, sweep
 from .hosts import chat_loop
-from .hosts.common import HarvestError, latest
+from .hosts.common import HarvestError, NotRunnable, latest
 from .run import HOSTS, RunResult, harvest_one
 
 ReferenceCount = Callable[..., str]  # (path) or (path, session) -> "N" | "reject:<code>"
@@ -217,6 +217,8 @@ def _table(rows: list[Row]) -> str:
 def _one(host: str, version: str, scenario: str, out: Path, reference: ReferenceCount) -> list[Row]:
     try:
         result = harvest_one(host, version, scenario, out / f"{host}-{version}-{scenario}")
+    except NotRunnable as error:  # a published version npm cannot install: said, not failed
+        return [Row(host, version, scenario, "-", "-", "-", "-", "-", "-", str(error))]
     except HarvestError as error:
         return [Row(host, version, scenario, "-", "-", "-", "-", "-", "-", f"error: {error}")]
     return _rows(result, reference)

@@ -26,6 +26,11 @@ class HarvestError(Exception):
     """A run could not be done as scripted; the message is one line for the user."""
 
 
+class NotRunnable(HarvestError):
+    """A published version that cannot be run here at all (npm cannot install it): the sweep
+    table says so on its row, and it is not a failed run."""
+
+
 def cache_root() -> Path:
     """Where pinned installs live (``REBOOTSPEC_HARVEST_CACHE`` overrides)."""
     override = os.environ.get("REBOOTSPEC_HARVEST_CACHE")

@@ -1,4 +1,5 @@
-"""pi coding agent (``@mariozechner/pi-coding-agent``, MIT) driven against the scripted model.
+"""pi coding agent (``@mariozechner/pi-coding-agent`` up to 0.73.1, then
+``@earendil-works/pi-coding-agent``; MIT) driven against the scripted model.
 
 pi speaks Chat Completions to a custom provider from ``models.json``. It compacts after a turn
 whose reported usage is above ``contextWindow - 16384`` (automatic), on the RPC ``compact``
@@ -10,16 +11,41 @@ of consecutive summary requests in the server log, never as requests.
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
 from ..server import ScriptedServer
-from .common import HOME, HarvestError, Install, RpcPipe, base_env, run, version_key
+from .common import (
+    HOME,
+    HarvestError,
+    Install,
+    RpcPipe,
+    base_env,
+    install,
+    run,
+    version_key,
+)
 from .result import Outcome, Thread
 
-PACKAGE = "@mariozechner/pi-coding-agent"
+# The package moved: releases up to 0.73.1 are the old name's, 0.74.0 and later the new one's.
+# PACKAGE is the newest name (`--latest` asks the registry about it); `package()` picks per version.
+PACKAGE = "@earendil-works/pi-coding-agent"
+OLD_PACKAGE = "@mariozechner/pi-coding-agent"
+MOVED = (0, 74, 0)
 LICENCE = "MIT"
+# pi 0.87 and later need Node 22.19 or newer: older Nodes fail at start. When the system's
+# Node is older, the runs take `node@22` from npm into the install cache (`prepare`).
+NODE_FROM = (0, 87, 0)
+NODE_NEEDED = (22, 19, 0)
+NODE_PACKAGE, NODE_VERSION = "node", "22"
+# Published versions that npm cannot install: libraries they pin exactly were never published
+# or were unpublished (npm ETARGET / E404). The sweep lists them as not run, with this reason.
+UNINSTALLABLE = {
+    "1.0.3": "npm cannot install it: a library it pins is missing from the registry",
+    "1.6.0": "npm cannot install it: a library it pins is missing from the registry",
+}
 AGENT_DIR = HOME / ".pi" / "agent"
 OVER = "report 90000 input tokens"  # over contextWindow 100000 - 16384
 # No auto-mid-turn: pi checks its threshold only when a prompt's run ends (measured on 0.30.2
@@ -35,6 +61,39 @@ def supports(version: str, scenario: str) -> bool:
     if scenario == "fork":
         return key >= (0, 60, 0)
     return False
+
+
+def package(version: str) -> str:
+    """The npm package that published ``version``."""
+    return PACKAGE if version_key(version) >= MOVED else OLD_PACKAGE
+
+
+def installable(version: str) -> str | None:
+    """Why npm cannot install ``version`` (the sweep says so), or None."""
+    return UNINSTALLABLE.get(version)
+
+
+def _node_version(node: str) -> tuple[int, ...]:
+    try:
+        done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    return version_key(done.stdout.strip().lstrip("v") or "0")
+
+
+def node_folder(version: str) -> Path | None:
+    """The folder of a Node new enough for ``version`` to put first on PATH, or None when the
+    system's will do (pi before 0.87, or a system Node 22.19 or newer)."""
+    if version_key(version) < NODE_FROM or _node_version("node") >= NODE_NEEDED:
+        return None
+    return install(NODE_PACKAGE, NODE_VERSION).folder / "node_modules" / NODE_PACKAGE / "bin"
+
+
+def prepare(version: str) -> None:
+    """Outside the sandbox (it has no network): fetch the Node this version needs."""
+    folder = node_folder(version)
+    if folder is not None and _node_version(str(folder / "node")) < NODE_NEEDED:
+        raise HarvestError(f"pi {version} needs Node >= 22.19; node@22 from npm is older")
 
 
 def write_config(base_url: str) -> None:
@@ -68,9 +127,16 @@ def write_config(base_url: str) -> None:
     (AGENT_DIR / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
 
+# The Node this run's version needs first on PATH (`drive` sets it; None: the system's).
+_NODE: list[Path] = []
+
+
 def _env() -> dict[str, str]:
+    env = base_env()
+    if _NODE:
+        env["PATH"] = f"{_NODE[0]}:{env['PATH']}"
     return {
-        **base_env(),
+        **env,
         "PI_CODING_AGENT_DIR": str(AGENT_DIR),
         "PI_OFFLINE": "1",
         "PI_TELEMETRY": "0",
@@ -247,6 +313,7 @@ def drive(
     if not supports(version, scenario):
         raise HarvestError(f"pi {version} cannot do the {scenario} scenario")
     pi = install.bin("pi")
+    _NODE[:] = [folder] if (folder := node_folder(version)) is not None else []
     write_config(server.base_url)
     if scenario in ("auto-pre-turn", "auto-mid-turn", "failure"):
         return _print_scenario(pi, server, scenario)
