@@ -50,13 +50,16 @@ AGENT_DIR = HOME / ".pi" / "agent"
 OVER = "report 90000 input tokens"  # over contextWindow 100000 - 16384
 # No auto-mid-turn: pi checks its threshold only when a prompt's run ends (measured on 0.30.2
 # and 0.73.1: three tool calls each reporting usage over the limit caused no compaction).
-SCENARIOS = ("auto-pre-turn", "manual", "fork", "failure")
+SCENARIOS = ("auto-pre-turn", "manual", "fork", "failure", "whoami")
+# pi 0.82.0 and later name the session to the bash tool (PI_SESSION_FILE): `whoami` answers;
+# before, it must refuse (issue #34).
+SESSION_VARIABLES_FROM = (0, 82, 0)
 
 
 def supports(version: str, scenario: str) -> bool:
     """Whether this version can run the scenario (RPC fork from 0.6x; compaction from 0.12)."""
     key = version_key(version)
-    if scenario in ("auto-pre-turn", "failure", "manual"):
+    if scenario in ("auto-pre-turn", "failure", "manual", "whoami"):
         return key >= (0, 30, 0)
     if scenario == "fork":
         return key >= (0, 60, 0)
@@ -129,6 +132,7 @@ def write_config(base_url: str) -> None:
 
 # The Node this run's version needs first on PATH (`drive` sets it; None: the system's).
 _NODE: list[Path] = []
+_VERSION: list[str] = []  # the version `drive` runs (the whoami check's expectation)
 
 
 def _env() -> dict[str, str]:
@@ -206,6 +210,9 @@ def _print_scenario(pi: Path, server: ScriptedServer, scenario: str) -> Outcome:
         prompts = [f"Work in three steps. answer with 3 shell tool calls; {OVER}"]
     elif fail:
         prompts = [f"Turn 1. {OVER}{fail}", "Turn 2."]
+    elif scenario == "whoami":  # after each compaction, the bash tool runs `rebootspec whoami`
+        ask = "answer with 1 whoami shell tool calls"
+        prompts = [f"Turn 1. {OVER}", f"Turn 2. {ask}", f"Turn 3. {OVER}", f"Turn 4. {ask}"]
     else:
         prompts = [f"Turn 1. {OVER}", f"Turn 2. {OVER}", "Turn 3."]
     for number, prompt in enumerate(prompts):
@@ -228,7 +235,37 @@ def _print_scenario(pi: Path, server: ScriptedServer, scenario: str) -> Outcome:
     summaries = server.summaries()
     if summaries != steps.caused:
         notes.append(f"{summaries} summary requests for {steps.caused} compactions")
+    if scenario == "whoami":
+        notes += check_whoami(server, files[0], version_key(_VERSION[0]) >= SESSION_VARIABLES_FROM)
     return Outcome([Thread(_session_id(files[0]), "own", files[0], steps.caused)], notes)
+
+
+def check_whoami(server: ScriptedServer, own: Path, named: bool) -> list[str]:
+    """Each `rebootspec whoami` output the host sent back against the compactions the script
+    had caused before that request (the server log), and the file it names against the file
+    being written; a host that names no session must have drawn the refusal."""
+    answers = [(i, e.whoami) for i, e in enumerate(server.entries) if e.whoami]
+    if not answers:
+        return ["WHOAMI: no whoami output reached the model"]
+    wrong: list[str] = []
+    for index, output in answers:
+        caused = compactions([e.classification for e in server.entries[:index]])
+        if not named:
+            if "no session id in the environment" not in output:
+                wrong.append(f"request {index + 1}: expected the refusal, got {output[:80]!r}")
+            continue
+        try:
+            answer = json.loads(output)
+        except ValueError:
+            wrong.append(f"request {index + 1}: not an answer: {output[:120]!r}")
+            continue
+        said = (answer.get("reboots"), Path(str(answer.get("file"))).name)
+        if said != (caused, own.name):
+            wrong.append(f"request {index + 1}: said {said}, the script caused {caused}")
+    if wrong:
+        return [f"WHOAMI WRONG {w}" for w in wrong]
+    what = "the right count and file" if named else "the refusal (no session variable)"
+    return [f"whoami: {len(answers)} answer(s) from pi's bash tool, each {what}"]
 
 
 class _Rpc:
@@ -306,15 +343,29 @@ def _rpc_scenario(pi: Path, server: ScriptedServer, scenario: str, logs: Path) -
     return Outcome(threads, notes)
 
 
+def _generic(install: Install) -> Install:
+    """The install seen at a generic path inside the sandbox: pi 1.x writes the path of its own
+    documentation (inside the install) into the session's `system` entry, and the cache's real
+    path names this machine's home. A bind mount, so Node's real paths are the generic ones."""
+    target = HOME / ".local" / "lib" / "pi"
+    target.mkdir(parents=True, exist_ok=True)
+    argv = ["mount", "--bind", str(install.folder), str(target)]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise HarvestError(f"cannot mount the pi install at {target}: {done.stderr.strip()}")
+    return Install(target, install.seconds, install.warm)
+
+
 def drive(
     install: Install, version: str, scenario: str, server: ScriptedServer, logs: Path
 ) -> Outcome:
     """Run ``scenario`` with pi ``version`` against ``server``; the sessions stay in HOME."""
     if not supports(version, scenario):
         raise HarvestError(f"pi {version} cannot do the {scenario} scenario")
-    pi = install.bin("pi")
+    pi = _generic(install).bin("pi")
+    _VERSION[:] = [version]
     _NODE[:] = [folder] if (folder := node_folder(version)) is not None else []
     write_config(server.base_url)
-    if scenario in ("auto-pre-turn", "auto-mid-turn", "failure"):
+    if scenario in ("auto-pre-turn", "auto-mid-turn", "failure", "whoami"):
         return _print_scenario(pi, server, scenario)
     return _rpc_scenario(pi, server, scenario, logs)
