@@ -55,7 +55,8 @@ _USAGE = re.compile(r"report (\d+) input tokens")
 _CALLS = re.compile(r"answer with (\d+) (long |whoami )?shell tool calls?")
 # `answer with K whoami shell tool calls`: each call runs WHOAMI (issue #34: the host's shell
 # names its session to `rebootspec whoami`); the server logs the output the host sends back.
-WHOAMI = "rebootspec whoami --json"
+# By the path the harvest exports (a login shell, as Codex's, sets PATH again).
+WHOAMI = '"${REBOOTSPEC_BIN:-rebootspec}" whoami --json'
 LONG_OUTPUT = 30000  # characters a long call prints: opencode's bash tool keeps up to 30,000
 _PROGRESS = re.compile(SUMMARY_PREFIX + r" [0-9a-f]{12} calls=(\d+)")
 _SPAWN = "spawn a forked subagent"

@@ -6,7 +6,8 @@ Codex: 0.40.0 (first `compacted` lines, message only), 0.80.0 (summary prefix,
 ``thread_source``), 0.166.0 (``history_base``, ordinals), 0.169.0 (window ids, usage fields).
 pi: 0.30.2 (session format v1), 0.50.7 (v3), 0.73.1 (v3, RPC fork; the last of
 ``@mariozechner/pi-coding-agent``), then ``@earendil-works/pi-coding-agent``: 0.82.0 (the first to
-set ``PI_SESSION_FILE`` for its bash tool), 0.87.1 (the first to need Node 22.19, taken from npm),
+set ``PI_SESSION_FILE`` for its bash tool; like every later one it needs Node 22.19, taken
+from npm when the system's is older), 0.87.1,
 1.0.3 and 1.6.0 (not run: npm cannot install them, pinned libraries are missing), 1.5.2 (a
 ``system`` message entry, ``usage`` in compactions).
 opencode: 1.0.0 (JSON storage; the summary is a ``summary: true`` assistant message, no

@@ -12,6 +12,7 @@ import json
 import os
 import queue
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -115,6 +116,8 @@ def base_env() -> dict[str, str]:
         "TERM": "dumb",
         "NO_COLOR": "1",
         "TZ": "UTC",
+        # The `rebootspec` the scripted model's whoami calls run (script.WHOAMI), by its path.
+        "REBOOTSPEC_BIN": str(Path(sys.executable).with_name("rebootspec")),
     }
 
 

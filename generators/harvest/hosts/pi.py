@@ -11,6 +11,7 @@ of consecutive summary requests in the server log, never as requests.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ from .common import (
     version_key,
 )
 from .result import Outcome, Thread
+from .whoami import check_whoami
 
 # The package moved: releases up to 0.73.1 are the old name's, 0.74.0 and later the new one's.
 # PACKAGE is the newest name (`--latest` asks the registry about it); `package()` picks per version.
@@ -35,10 +37,9 @@ PACKAGE = "@earendil-works/pi-coding-agent"
 OLD_PACKAGE = "@mariozechner/pi-coding-agent"
 MOVED = (0, 74, 0)
 LICENCE = "MIT"
-# pi 0.87 and later need Node 22.19 or newer: older Nodes fail at start. When the system's
-# Node is older, the runs take `node@22` from npm into the install cache (`prepare`).
-NODE_FROM = (0, 87, 0)
-NODE_NEEDED = (22, 19, 0)
+# Newer releases need a newer Node than the system's (0.82.0 and 1.x declare `engines.node`
+# ">=22.19.0"; on Node 20 they fail at start). When the installed package asks for more than
+# the system's Node, the runs take `node@22` from npm into the install cache (`prepare`).
 NODE_PACKAGE, NODE_VERSION = "node", "22"
 # Published versions that npm cannot install: libraries they pin exactly were never published
 # or were unpublished (npm ETARGET / E404). The sweep lists them as not run, with this reason.
@@ -84,19 +85,33 @@ def _node_version(node: str) -> tuple[int, ...]:
     return version_key(done.stdout.strip().lstrip("v") or "0")
 
 
+def _needed_node(version: str) -> tuple[int, ...]:
+    """The lowest Node the installed ``version`` declares (``engines.node`` ">=X.Y.Z"), or ()."""
+    name = package(version)
+    manifest = install(name, version).folder / "node_modules" / name / "package.json"
+    try:
+        engines = json.loads(manifest.read_text(encoding="utf-8")).get("engines") or {}
+    except (OSError, ValueError):
+        return ()
+    found = re.match(r"\s*>=\s*v?(\d+(?:\.\d+)*)", str(engines.get("node", "")))
+    return version_key(found.group(1)) if found else ()
+
+
 def node_folder(version: str) -> Path | None:
     """The folder of a Node new enough for ``version`` to put first on PATH, or None when the
-    system's will do (pi before 0.87, or a system Node 22.19 or newer)."""
-    if version_key(version) < NODE_FROM or _node_version("node") >= NODE_NEEDED:
+    system's will do."""
+    needed = _needed_node(version)
+    if not needed or _node_version("node") >= needed:
         return None
-    return install(NODE_PACKAGE, NODE_VERSION).folder / "node_modules" / NODE_PACKAGE / "bin"
+    folder = install(NODE_PACKAGE, NODE_VERSION).folder / "node_modules" / NODE_PACKAGE / "bin"
+    if _node_version(str(folder / "node")) < needed:
+        raise HarvestError(f"pi {version} needs Node {'.'.join(map(str, needed))}; npm's is older")
+    return folder
 
 
 def prepare(version: str) -> None:
     """Outside the sandbox (it has no network): fetch the Node this version needs."""
-    folder = node_folder(version)
-    if folder is not None and _node_version(str(folder / "node")) < NODE_NEEDED:
-        raise HarvestError(f"pi {version} needs Node >= 22.19; node@22 from npm is older")
+    node_folder(version)
 
 
 def write_config(base_url: str) -> None:
@@ -236,36 +251,9 @@ def _print_scenario(pi: Path, server: ScriptedServer, scenario: str) -> Outcome:
     if summaries != steps.caused:
         notes.append(f"{summaries} summary requests for {steps.caused} compactions")
     if scenario == "whoami":
-        notes += check_whoami(server, files[0], version_key(_VERSION[0]) >= SESSION_VARIABLES_FROM)
+        named = version_key(_VERSION[0]) >= SESSION_VARIABLES_FROM
+        notes += check_whoami(server, files[0], named, compactions, "pi's bash tool")
     return Outcome([Thread(_session_id(files[0]), "own", files[0], steps.caused)], notes)
-
-
-def check_whoami(server: ScriptedServer, own: Path, named: bool) -> list[str]:
-    """Each `rebootspec whoami` output the host sent back against the compactions the script
-    had caused before that request (the server log), and the file it names against the file
-    being written; a host that names no session must have drawn the refusal."""
-    answers = [(i, e.whoami) for i, e in enumerate(server.entries) if e.whoami]
-    if not answers:
-        return ["WHOAMI: no whoami output reached the model"]
-    wrong: list[str] = []
-    for index, output in answers:
-        caused = compactions([e.classification for e in server.entries[:index]])
-        if not named:
-            if "no session id in the environment" not in output:
-                wrong.append(f"request {index + 1}: expected the refusal, got {output[:80]!r}")
-            continue
-        try:
-            answer = json.loads(output)
-        except ValueError:
-            wrong.append(f"request {index + 1}: not an answer: {output[:120]!r}")
-            continue
-        said = (answer.get("reboots"), Path(str(answer.get("file"))).name)
-        if said != (caused, own.name):
-            wrong.append(f"request {index + 1}: said {said}, the script caused {caused}")
-    if wrong:
-        return [f"WHOAMI WRONG {w}" for w in wrong]
-    what = "the right count and file" if named else "the refusal (no session variable)"
-    return [f"whoami: {len(answers)} answer(s) from pi's bash tool, each {what}"]
 
 
 class _Rpc:
