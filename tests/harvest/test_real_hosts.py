@@ -82,3 +82,23 @@ def test_opencode_stores_what_the_script_caused(
     # A failed compaction leaves its pair (errored); otherwise one record per compaction.
     assert records == (1 if scenario == "failure" else expected)
     assert sanitize.scan(sanitize.files([store])) == []
+
+
+@pytest.mark.harvest
+@pytest.mark.parametrize(
+    ("host", "version", "named"),
+    [("codex", "0.169.0", True), ("pi", "0.82.0", True), ("pi", "1.5.2", True)],
+)
+def test_whoami_in_the_hosts_own_shell_after_each_compaction(
+    tmp_path: Path, host: str, version: str, named: bool
+) -> None:
+    """Issue #34: the host's shell tool runs `rebootspec whoami --json` after each compaction;
+    every output equals the compactions the server log shows before it (the driver's check)."""
+    result = harvest_one(host, version, "whoami", tmp_path / "run")
+    assert not result.error, result.error
+    notes = " ".join(result.data.get("notes") or [])
+    assert "WHOAMI WRONG" not in notes, notes
+    assert "whoami: 2 answer(s)" in notes, notes
+    log = [json.loads(line) for line in (tmp_path / "run" / "server-log.jsonl").open()]
+    answers = [json.loads(entry["whoami"].splitlines()[-1]) for entry in log if "whoami" in entry]
+    assert [answer["reboots"] for answer in answers] == [1, 2]
