@@ -358,6 +358,12 @@ def whoami_output(request: Request) -> str:
     if not request.messages or request.messages[-1].role != "tool":
         return ""
     text = request.messages[-1].text.strip()
+    try:  # Codex 0.95 wraps a tool's output: {"output": "...", "metadata": {...}}
+        wrapped = json.loads(text)
+    except ValueError:
+        wrapped = None
+    if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
+        text = wrapped["output"].strip()
     if '"source"' in text or "error: whoami" in text or "rebootspec" in text:
         return text[:2000]
     return ""

@@ -83,3 +83,9 @@ def test_the_output_is_logged_only_on_the_request_that_answers_it() -> None:
     assert script.whoami_output(later) == ""
     echo = script.Message("tool", "harvest-step-1")
     assert script.whoami_output(request("x", script.Message("call", "bash"), echo)) == ""
+
+
+def test_a_wrapped_output_is_unwrapped() -> None:
+    """Codex 0.95 sends a tool's output as a JSON object with the text in `output`."""
+    wrapped = script.Message("tool", json.dumps({"output": answer(1), "metadata": {"x": 0}}))
+    assert script.whoami_output(request("x", script.Message("call", "shell"), wrapped)) == answer(1)
