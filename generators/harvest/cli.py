@@ -280,6 +280,6 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
     print(table)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "harvest-table.md").write_text(table + "\n", encoding="utf-8")
-    failed = any(r.note.startswith(("error", "LEAK")) or "WHOAMI" in r.note for r in rows)
+    failed = any(r.note.startswith(("error", "LEAK")) or "WRONG" in r.note for r in rows)
     disagree = any(r.agree == "no" for r in rows)
     return 1 if failed or (args.strict and disagree) else 0

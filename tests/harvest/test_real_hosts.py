@@ -93,12 +93,16 @@ def test_whoami_in_the_hosts_own_shell_after_each_compaction(
     tmp_path: Path, host: str, version: str, named: bool
 ) -> None:
     """Issue #34: the host's shell tool runs `rebootspec whoami --json` after each compaction;
-    every output equals the compactions the server log shows before it (the driver's check)."""
+    every output equals the compactions the server log shows before it (the driver's check).
+    So does the file the shipped after-compaction hook writes (Codex's PostCompact running
+    `rebootspec hook`, pi's extension), read after every turn."""
     result = harvest_one(host, version, "whoami", tmp_path / "run")
     assert not result.error, result.error
     notes = " ".join(result.data.get("notes") or [])
     assert "WHOAMI WRONG" not in notes, notes
     assert "whoami: 2 answer(s)" in notes, notes
+    hook = {"codex": "PostCompact hook: after each", "pi": "extension: after each"}[host]
+    assert hook in notes, notes  # the after-compaction hook's file held the count at each turn
     log = [json.loads(line) for line in (tmp_path / "run" / "server-log.jsonl").open()]
     answers = [json.loads(entry["whoami"].splitlines()[-1]) for entry in log if "whoami" in entry]
     assert [answer["reboots"] for answer in answers] == [1, 2]

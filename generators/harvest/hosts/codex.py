@@ -10,6 +10,7 @@ prompt's directive, see ``SUBAGENT_PROMPT``).
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 from ..server import ScriptedServer
 from .common import HOME, HarvestError, Install, RpcPipe, base_env, run, version_key
 from .result import Outcome, Thread
-from .whoami import check_whoami
+from .whoami import check_hook_file, check_whoami, hook_file_value
 
 PACKAGE = "@openai/codex"
 LICENCE = "Apache-2.0"
@@ -61,6 +62,9 @@ def write_config(base_url: str, version: str, scenario: str) -> None:
         features += ["plugins = false", "apps = false", "remote_plugin = false"]
     if scenario == "subagent":
         features.append("multi_agent = true")
+    if scenario == "whoami" and version_key(version) >= POST_COMPACT_FROM:
+        features.append("codex_hooks = true")
+        write_hooks(version)
     text = "\n".join(
         [
             'model = "harvest-model"',
@@ -123,12 +127,32 @@ class _Steps:
         return done
 
 
-def _exec(codex: Path, prompt: str, resume: str | None = None) -> str:
+def _exec(codex: Path, prompt: str, resume: str | None = None, hooks: bool = False) -> str:
     argv = [str(codex), "exec", "--skip-git-repo-check", "--json"]
+    if hooks:  # the private home's own hook: no one is there to review and trust it
+        argv.append("--dangerously-bypass-hook-trust")
     if resume:
         argv += ["resume", resume]
     result = run([*argv, prompt], _env())
     return f"exec rc={result.returncode}" if result.returncode else ""
+
+
+# Issue #34: a PostCompact command hook in the private home runs `rebootspec hook`.
+PATCH_FILE = HOME / "patch.json"
+POST_COMPACT_FROM = (0, 169, 0)  # measured there (PR #19905, 2026-05); older: not configured
+
+
+def _patch() -> object:
+    return hook_file_value(PATCH_FILE)
+
+
+def write_hooks(version: str) -> None:
+    """`$CODEX_HOME/hooks.json`: on PostCompact, `rebootspec hook` writes the count."""
+    command = f'"$REBOOTSPEC_BIN" hook --out {PATCH_FILE}'
+    hook = {"hooks": [{"type": "command", "command": command, "timeout": 60}]}
+    (CODEX_HOME / "hooks.json").write_text(
+        json.dumps({"hooks": {"PostCompact": [hook]}}, indent=2), encoding="utf-8"
+    )
 
 
 def _summaries(classifications: list[str]) -> int:
@@ -147,13 +171,18 @@ def _exec_scenario(
         notes += [note] if note else []
     elif scenario == "whoami":  # after each compaction the shell tool runs `rebootspec whoami`
         ask = "answer with 1 whoami shell tool calls"
-        note = _exec(codex, f"Turn 1. {OVER}")
+        hooks = version_key(version) >= POST_COMPACT_FROM
+        note = _exec(codex, f"Turn 1. {OVER}", hooks=hooks)
         files = rollouts()
         if not files:
             raise HarvestError("codex exec wrote no rollout file")
+        written = [(_summaries([e.classification for e in server.entries]), _patch())]
         for prompt in (f"Turn 2. {ask}", f"Turn 3. {OVER}", f"Turn 4. {ask}"):
-            note = _exec(codex, prompt, resume=_thread_of(files[0]))
+            note = _exec(codex, prompt, resume=_thread_of(files[0]), hooks=hooks)
             notes += [f"{prompt[:7]}: {note}"] if note else []
+            written.append((_summaries([e.classification for e in server.entries]), _patch()))
+        if hooks:
+            notes.append(check_hook_file(written, "PostCompact hook"))
     else:
         fail = "; fail the summary" if scenario == "failure" else ""
         note = _exec(codex, f"Turn 1. {OVER}{fail}")

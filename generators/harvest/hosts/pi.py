@@ -29,7 +29,7 @@ from .common import (
     version_key,
 )
 from .result import Outcome, Thread
-from .whoami import check_whoami
+from .whoami import check_hook_file, check_whoami, hook_file_value
 
 # The package moved: releases up to 0.73.1 are the old name's, 0.74.0 and later the new one's.
 # PACKAGE is the newest name (`--latest` asks the registry about it); `package()` picks per version.
@@ -161,6 +161,9 @@ def _env() -> dict[str, str]:
         "PI_TELEMETRY": "0",
         "PI_SKIP_VERSION_CHECK": "1",
         "HARVEST_API_KEY": "harvest",
+        # The shipped extension (whoami scenario): where it writes, and which rebootspec it runs.
+        "REBOOTSPEC_HOOK_OUT": str(PATCH_FILE),
+        "REBOOTSPEC_COMMAND": env["REBOOTSPEC_BIN"],
     }
 
 
@@ -230,11 +233,21 @@ def _print_scenario(pi: Path, server: ScriptedServer, scenario: str) -> Outcome:
         prompts = [f"Turn 1. {OVER}", f"Turn 2. {ask}", f"Turn 3. {OVER}", f"Turn 4. {ask}"]
     else:
         prompts = [f"Turn 1. {OVER}", f"Turn 2. {OVER}", "Turn 3."]
+    # The extension's events as it uses them: checked on the releases of the new package only.
+    new = version_key(_VERSION[0]) >= MOVED
+    hooked = scenario == "whoami" and new and _install_extension()
+    written: list[tuple[int, object]] = []  # (compactions caused so far, the extension's file)
     for number, prompt in enumerate(prompts):
         argv = [str(pi), "-p", prompt] if number == 0 else [str(pi), "--continue", "-p", prompt]
         result = run(argv, _env())
         if result.returncode:
             notes.append(f"turn {number + 1}: pi rc={result.returncode}")
+        if hooked:
+            _quiet(server, 1.0, 20.0)
+            caused = compactions([e.classification for e in server.entries])
+            written.append((caused, hook_file_value(PATCH_FILE)))
+    if hooked:
+        notes.append(check_hook_file(written, "extension"))
     # Over the whole log, not per process: pi 0.30 in print mode may exit while a compaction's
     # summary request is out, and the next process sends the same request again first; the
     # two belong to one compaction (one record), and no turn request separates them.
@@ -254,6 +267,24 @@ def _print_scenario(pi: Path, server: ScriptedServer, scenario: str) -> Outcome:
         named = version_key(_VERSION[0]) >= SESSION_VARIABLES_FROM
         notes += check_whoami(server, files[0], named, compactions, "pi's bash tool")
     return Outcome([Thread(_session_id(files[0]), "own", files[0], steps.caused)], notes)
+
+
+# Issue #34: the extension shipped in conformance/hooks/pi writes the count on session_compact.
+PATCH_FILE = HOME / "patch.json"
+
+
+def _install_extension() -> bool:
+    """The shipped extension in the private agent folder (pi loads extensions/ by itself);
+    False when this rebootspec has none (an install without the hooks)."""
+    from importlib import resources
+
+    source = resources.files("rebootspec.conformance") / "hooks" / "pi" / "rebootspec-count.ts"
+    if not source.is_file():
+        return False
+    target = AGENT_DIR / "extensions" / "rebootspec-count.ts"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    return True
 
 
 class _Rpc:

@@ -52,3 +52,29 @@ def check_whoami(
         return [f"WHOAMI WRONG {line}" for line in wrong]
     what = "the right count and file" if named else "the refusal (no session variable)"
     return [f"whoami: {len(answers)} answer(s) from {shell}, each {what}"]
+
+
+def hook_file_value(path: Path) -> object:
+    """The `reboots` a hook or extension last wrote to `path`, "absent", or the file's text
+    when it is no answer."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return "absent"
+    try:
+        return json.loads(text).get("reboots")
+    except (ValueError, AttributeError):
+        return text[:80]
+
+
+def check_hook_file(written: list[tuple[int, object]], what: str) -> str:
+    """After every turn, the file an after-compaction hook writes holds the compactions the
+    server log shows so far (absent before the first); a `WRONG` note otherwise."""
+    wrong = [
+        f"after {caused} compaction(s) the file said {said!r}"
+        for caused, said in written
+        if said != (caused if caused else "absent")
+    ]
+    if wrong:
+        return f"{what.upper()} WRONG: " + "; ".join(wrong)
+    return f"{what}: after each of {len(written)} turns its file held the count so far"
