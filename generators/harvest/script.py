@@ -180,7 +180,7 @@ def _gemini_messages(body: dict[str, Any]) -> list[Message]:
         if user:
             for part in parts:
                 if "functionResponse" in part:
-                    out.append(Message("tool", json.dumps(part["functionResponse"])[:200]))
+                    out.append(Message("tool", json.dumps(part["functionResponse"])[:4000]))
             if text or not any("functionResponse" in part for part in parts):
                 out.append(Message("user", text))
             continue
@@ -362,6 +362,8 @@ def whoami_output(request: Request) -> str:
         wrapped = json.loads(text)
     except ValueError:
         wrapped = None
+    if isinstance(wrapped, dict) and isinstance(wrapped.get("response"), dict):
+        wrapped = wrapped["response"]  # Gemini's functionResponse: {"response": {"output"}}
     if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
         text = wrapped["output"].strip()
     if '"source"' in text or "error: whoami" in text or "rebootspec" in text:
