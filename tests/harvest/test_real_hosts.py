@@ -106,3 +106,22 @@ def test_whoami_in_the_hosts_own_shell_after_each_compaction(
     log = [json.loads(line) for line in (tmp_path / "run" / "server-log.jsonl").open()]
     answers = [json.loads(entry["whoami"].splitlines()[-1]) for entry in log if "whoami" in entry]
     assert [answer["reboots"] for answer in answers] == [1, 2]
+
+
+@pytest.mark.harvest
+@pytest.mark.parametrize(
+    ("host", "version"),
+    [("opencode", "1.18.33"), ("gemini", "0.61.0"), ("codex", "0.94.0"), ("pi", "0.73.1")],
+)
+def test_whoami_refuses_in_a_shell_that_names_no_session(
+    tmp_path: Path, host: str, version: str
+) -> None:
+    """opencode's bash tool and Gemini CLI's shell tool give no session id (nor do Codex before
+    0.95.0 and pi before 0.82.0): every `rebootspec whoami` there exits with the refusal."""
+    result = harvest_one(host, version, "whoami", tmp_path / "run")
+    assert not result.error, result.error
+    notes = " ".join(result.data.get("notes") or [])
+    assert "WRONG" not in notes and "each the refusal (no session variable)" in notes, notes
+    log = [json.loads(line) for line in (tmp_path / "run" / "server-log.jsonl").open()]
+    outputs = [entry["whoami"] for entry in log if "whoami" in entry]
+    assert outputs and all("no session id in the environment" in out for out in outputs)
