@@ -177,7 +177,7 @@ def _env() -> dict[str, str]:
     rg = Path(found) if found else rg_folder() / "usr" / "bin" / "rg"
     if not (folder / "rg").exists():
         (folder / "rg").symlink_to(rg)
-    env = {
+    return {
         **base_env(),
         "PATH": f"{folder}:{os.environ.get('PATH', '/usr/bin:/bin')}",
         "OPENCODE_DISABLE_AUTOUPDATE": "1",
@@ -186,7 +186,6 @@ def _env() -> dict[str, str]:
         "OPENCODE_DISABLE_MODELS_FETCH": "1",  # 1.1+; 1.0.x tries models.dev and fails fast
         "OPENCODE_DISABLE_SHARE": "1",
     }
-    return env
 
 
 class Api:
