@@ -62,7 +62,7 @@ def commands(
         ),
         "rebootspec whoami (PI_SESSION_FILE)": (
             [*rebootspec, "whoami", "--field", "reboots"],
-            {**base, "PI_SESSION_FILE": str(session)},
+            {**base, "PI_SESSION_FILE": str(session), "PI_SESSION_ID": PI_ID},  # as pi sets both
         ),
     }
 
