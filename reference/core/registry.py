@@ -167,7 +167,7 @@ def first_row(value: dict[str, Any]) -> Host:
 def _first_value(line: bytes) -> Any:
     """The first JSON value of the first line: the whole line, else the first of several glued
     values (JSV-1); None when it does not parse."""
-    from .jsontext import parse_json
+    from .jsontext import js_int, parse_json, reject_constant
 
     try:
         return parse_json(line, 1)
@@ -175,8 +175,10 @@ def _first_value(line: bytes) -> Any:
         pass
     import json
 
+    # The hosts' own loaders (JavaScript, Rust) refuse NaN and Infinity: so does detection.
+    strict = json.JSONDecoder(parse_constant=reject_constant, parse_int=js_int)
     try:
-        value, _ = json.JSONDecoder().raw_decode(line.decode("utf-8", "replace").lstrip(" \t\r"))
+        value, _ = strict.raw_decode(line.decode("utf-8", "replace").lstrip(" \t\r"))
     except (ValueError, RecursionError):
         return None
     return value
