@@ -32,9 +32,9 @@ WHOAMI_HELP = """\
 usage: rebootspec whoami [--json] [--field NAME] [--host HOST] [--guess] [--readable]
 
 The reboot count of the session that runs this command: the host names it in the environment
-of its shell tool (Codex CODEX_THREAD_ID, pi PI_SESSION_FILE or PI_SESSION_ID, Claude Code
-CLAUDE_CODE_SESSION_ID). Prints the JSON `rebootspec count` prints for that session's file,
-plus host, id, file and source (the variable that named it).
+of its shell tool ({variables}).
+Prints the JSON `rebootspec count` prints for that session's file, plus host, id, file and
+source (the variable that named it).
 
 options:
   --json          the whole answer as one JSON object (the default)
@@ -123,7 +123,7 @@ def whoami(
     allowed = ("--json", "--field", "--host", "--guess", "--readable")
     options = _options(argv, allowed, err)
     if options == -1:
-        out.write(WHOAMI_HELP)
+        out.write(WHOAMI_HELP.format(variables=_variables()))
         return EXIT_ANSWER
     if isinstance(options, int):
         return options
@@ -141,6 +141,14 @@ def whoami(
         err.writelines(refusal.lines())
         return EXIT_USAGE
     return _answer(own, options, out, err)
+
+
+def _variables() -> str:
+    """Every host's session variables, from the registry (WHO-1), for the help."""
+    from ...reference.core.registry import hosts
+
+    named = [(host, " or ".join(host.identity.names())) for host in hosts()]
+    return "; ".join(f"{host.name}: {names}" for host, names in named if names)
 
 
 def hook(
@@ -162,6 +170,9 @@ def hook(
     from ...reference.core.jsontext import parse_json
     from ...reference.sessions.own import Refusal, from_hook
 
+    if stdin is None and sys.stdin.isatty():  # a person typed it: nothing would ever arrive
+        err.write("usage error: hook reads a host hook's JSON on stdin (try --help)\n")
+        return EXIT_USAGE
     stream = stdin if stdin is not None else sys.stdin.buffer
     data = stream.read(STDIN_LIMIT + 1)
     if isinstance(data, str):
