@@ -31,8 +31,7 @@ STDIN_LIMIT = 1 << 20  # a hook's JSON is a few hundred bytes; more is not a hoo
 WHOAMI_HELP = """\
 usage: rebootspec whoami [--json] [--field NAME] [--host HOST] [--guess] [--readable]
 
-The reboot count of the session that runs this command: the host names it in the environment
-of its shell tool ({variables}).
+{intro}
 Prints the JSON `rebootspec count` prints for that session's file, plus host, id, file and
 source (the variable that named it).
 
@@ -123,7 +122,11 @@ def whoami(
     allowed = ("--json", "--field", "--host", "--guess", "--readable")
     options = _options(argv, allowed, err)
     if options == -1:
-        out.write(WHOAMI_HELP.format(variables=_variables()))
+        import textwrap
+
+        intro = "The reboot count of the session that runs this command: the host names it in "
+        intro += f"the environment of its shell tool ({_variables()})."
+        out.write(WHOAMI_HELP.format(intro=textwrap.fill(intro, 94)))
         return EXIT_ANSWER
     if isinstance(options, int):
         return options
