@@ -59,6 +59,11 @@ COMMANDS: dict[str, Command] = {
         'rebootspec smoke --candidate "./mytool count"',
         ".commands.smoke:cli",
     ),
+    "peers": Command(
+        "the counters people use (codeburn, agentsview, ...) over the corpus: the scoreboard",
+        "rebootspec peers --out reports/peers --readme README.md",
+        ".commands.peers:cli",
+    ),
     "compare": Command(
         "what changed between two reports (the release gate: exit 1 when something broke)",
         "rebootspec compare reports/v1.3/report.json reports/v1.4/report.json",

@@ -1,0 +1,149 @@
+"""`rebootspec peers`: run every counter people use over the corpus and write the scoreboard.
+
+Glue only: the peers are `presets/peers/`, the runs and the gallery matching `scoreboard/`. It
+installs what is missing (npm and PyPI into a cache folder), runs each peer on the cases of the
+hosts it claims, names every miss by its gallery row, and writes `peers.json`, `peers.md` and
+`peers.html` (and, with `--readme`, the README's section between its markers). `--from-json`
+renders a recorded `peers.json` again without running anything.
+"""
+
+from __future__ import annotations
+
+import datetime
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .. import DEFAULT_CORPUS
+from ..runner.candidates import CandidateError
+from ..runner.corpus import Case, CorpusError, load_corpus
+from ..scoreboard import board, gallery, render
+from ..scoreboard.board import CaseRecord, PeerRecord
+from ..versions import suite_version
+from .usage import UsageParser, usage_error
+
+PROG = "rebootspec peers"
+
+
+def _parser() -> UsageParser:
+    parser = UsageParser(
+        prog=PROG,
+        description="Run the counters people use (codeburn, agentsview, ccstatusline, ...) over "
+        "the corpus cases of the hosts each claims and write the scoreboard: host x counter "
+        "right/claimed, median time per case, and the gallery row each miss matches. Installs "
+        "missing peers from npm and PyPI into ~/.cache/rebootspec-peers.",
+        epilog="example: rebootspec peers --out reports/peers --readme README.md",
+    )
+    parser.add_argument("--peers", default="", help="comma-separated peer names (default: all)")
+    parser.add_argument("--hosts", default="", help="comma-separated hosts (default: all claimed)")
+    parser.add_argument(
+        "--per-host", type=int, default=0, help="only the first N cases of each host (a subset)"
+    )
+    parser.add_argument("--corpus", type=Path, default=None, help="the corpus folder")
+    parser.add_argument("--out", type=Path, default=Path("reports/peers"), help="output folder")
+    parser.add_argument("--readme", type=Path, default=None, help="rewrite its peers section")
+    parser.add_argument("--no-install", action="store_true", help="skip peers not installed")
+    parser.add_argument("--from-json", type=Path, default=None, help="render a peers.json again")
+    return parser
+
+
+def _words(text: str) -> list[str]:
+    return [word.strip() for word in text.split(",") if word.strip()]
+
+
+def _subset(cases: list[Case], hosts: list[str], per_host: int) -> list[Case]:
+    kept: list[Case] = []
+    seen: dict[str, int] = defaultdict(int)
+    for case in cases:
+        if hosts and case.host not in hosts:
+            continue
+        if per_host and seen[case.host] >= per_host:
+            continue
+        seen[case.host] += 1
+        kept.append(case)
+    return kept
+
+
+def _match(peers: list[PeerRecord], cases: dict[str, Case]) -> None:
+    for peer in peers:
+        for record in peer.records:
+            said = gallery.peer_answer(record.actual)
+            if board.is_miss(record) and said is not None:
+                record.rows = gallery.matching_rows(cases[record.case], said)
+
+
+def _load(path: Path) -> dict[str, Any]:
+    data = orjson.loads(path.read_bytes())
+    if not isinstance(data, dict) or "peers" not in data:
+        raise ValueError("not a peers.json")
+    return data
+
+
+def _records(data: dict[str, Any]) -> list[PeerRecord]:
+    peers = []
+    for raw in data["peers"]:
+        records = [CaseRecord(**record) for record in raw.get("records", [])]
+        peers.append(PeerRecord(**{**raw, "records": records}))
+    return peers
+
+
+def write(out: Path, data: dict[str, Any], readme: Path | None) -> str | None:
+    """Write the three pages from `data` (peers.json's shape); a README problem, or None."""
+    peers = _records(data)
+    shown = render.summary(
+        peers,
+        data.get("own", {}),
+        date=data["date"],
+        rebootspec_version=data["rebootspec"],
+        gallery=data.get("gallery", False),
+        big_files=data.get("big_files"),
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "peers.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+    table = render.markdown(shown)
+    (out / "peers.md").write_text(table, "utf-8")
+    (out / "peers.html").write_text(render.html(shown), "utf-8")
+    if readme is not None and not render.rewrite_readme(readme, table):
+        return f"{readme} has no peers markers ({render.BEGIN!r} ... {render.END!r})"
+    return None
+
+
+def cli(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    if args.from_json is not None:
+        try:
+            data = _load(args.from_json)
+        except (OSError, ValueError) as error:
+            return usage_error(PROG, f"{args.from_json}: {error}")
+    else:
+        try:
+            peer_types = board.select_peers(_words(args.peers))
+            cases = load_corpus(args.corpus or DEFAULT_CORPUS)
+        except (CandidateError, CorpusError) as error:
+            return usage_error(PROG, str(error))
+        chosen = _subset(cases, _words(args.hosts), args.per_host)
+        peers = []
+        for peer_type in peer_types:
+            sys.stderr.write(f"{peer_type.name} {peer_type.package.version}: running\n")
+            record = board.run_peer(peer_type, chosen, install=not args.no_install)
+            done = record.skipped or f"{len(record.records)} cases"
+            sys.stderr.write(f"{peer_type.name}: {done}\n")
+            peers.append(record)
+        _match(peers, {case.id: case for case in chosen})
+        claimed = {host for peer in peers if not peer.skipped for host in peer.hosts}
+        data = {
+            "date": datetime.date.today().isoformat(),
+            "rebootspec": suite_version(),
+            "own": board.own_times(chosen, claimed),
+            "gallery": gallery.available(),
+            "peers": board.as_dict(peers),
+        }
+    problem = write(args.out, data, args.readme)
+    sys.stdout.write((args.out / "peers.md").read_text("utf-8"))
+    if problem is not None:
+        sys.stderr.write(f"{PROG}: {problem}\n")
+        return 1
+    return 0

@@ -1,0 +1,65 @@
+"""Which row of SPEC.md §10 (the gallery of wrong counters) a peer's miss matches.
+
+Every row of §10 is a small counter in the checkout's `tests/gallery/wrong_counters.py` that
+makes exactly that mistake. A peer's wrong answer on a case matches a row when that row's counter
+gives the same answer on the same case: then the mistake has a name, and the corpus already holds
+a case that tells it from the truth. A miss that no row reproduces is *unmatched*: a mistake the
+gallery does not know yet (or two mistakes at once), which is what issue #36 asks to turn into
+new cases.
+
+The gallery is test code of a checkout (its counters are the reference with one rule bent), not
+part of the installed package, so it is loaded by name from the checkout that holds this file;
+in an installed rebootspec without one, every miss is shown unmatched and the page says why.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..runner.corpus import Case
+
+ROOT = Path(__file__).resolve().parents[2]
+GALLERY_MODULE = "tests.gallery.wrong_counters"
+
+
+@cache
+def _gallery() -> tuple[dict[str, Callable[[str], int]], Callable[..., Any], type] | None:
+    if not (ROOT / "tests" / "gallery" / "wrong_counters.py").is_file():
+        return None
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    try:
+        module = importlib.import_module(GALLERY_MODULE)
+    except Exception:  # a broken checkout: misses stay unmatched, the run goes on
+        return None
+    return module.GALLERY, module.answer, module.CaseInput
+
+
+def available() -> bool:
+    return _gallery() is not None
+
+
+def peer_answer(actual: dict[str, Any]) -> tuple[str, Any] | None:
+    """A peer's answer in the gallery's terms: ("count", N) or ("reject", code); None for a
+    crash, a timeout or unreadable output, which no counter of the gallery reproduces."""
+    if actual.get("outcome") == "count" and isinstance(actual.get("reboots"), int):
+        return ("count", actual["reboots"])
+    if actual.get("outcome") == "reject":
+        return ("reject", actual.get("code"))
+    return None
+
+
+def matching_rows(case: Case, answer: tuple[str, Any], rows: Sequence[str] = ()) -> list[str]:
+    """The §10 rows whose counter says `answer` on `case` (all rows, or only `rows`)."""
+    loaded = _gallery()
+    if loaded is None:
+        return []
+    gallery, say, case_input = loaded
+    given = case_input.of(str(case.input), case.session)
+    names = rows or list(gallery)
+    return [name for name in names if name in gallery and say(gallery[name], given) == answer]
