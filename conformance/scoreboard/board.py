@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import orjson
+
 from ..presets.peers import PEERS, Peer
 from ..presets.peers.install import cache_root, ensure
 from ..runner.candidates import CandidateError, CaseInput, CommandCandidate
@@ -76,13 +78,18 @@ def judge(candidate: Any, case: Case, timeout: float = CASE_TIMEOUT) -> CaseReco
         expected_line=case.expect.get("line"),
     )
     actual = dict(verdict.actual)
-    if "unreadable" not in actual and result.exit_code == 0 and '"unreadable"' in result.stdout:
-        actual = {"outcome": "bad-output", "reason": result.stdout[:200]}
+    outcome = str(verdict.outcome)
+    if result.exit_code == 0 and result.stdout.startswith('{"unreadable"'):
+        # The peer ran but its answer could not be read (base.Peer.run): no answer, whatever
+        # the case expected, never a count.
+        reason = orjson.loads(result.stdout).get("unreadable")
+        actual = {"outcome": "bad-output", "reason": str(reason)[:200]}
+        outcome = str(Outcome.BAD_OUTPUT)
     return CaseRecord(
         case=case.id,
         host=case.host,
         expected=case.expected_answer() | _expected_code(case),
-        outcome=str(verdict.outcome),
+        outcome=outcome,
         actual=actual,
         seconds=round(seconds, 4),
         detail=verdict.detail[:300],

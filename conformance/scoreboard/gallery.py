@@ -15,6 +15,7 @@ in an installed rebootspec without one, every miss is shown unmatched and the pa
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -25,6 +26,22 @@ from ..runner.corpus import Case
 
 ROOT = Path(__file__).resolve().parents[2]
 GALLERY_MODULE = "tests.gallery.wrong_counters"
+# A row that names no mistake of its own (it counts lines with a word in them): shown only when
+# no other row makes the same miss.
+GENERIC = frozenset({"greps-compact"})
+_ROW = re.compile(r"^\| `([a-z0-9-]+)` \|.*\|([^|]*)\|\s*$", re.M)
+_TAG = re.compile(r"`([a-z0-9-]+)`")
+
+
+@cache
+def row_tags() -> dict[str, frozenset[str]]:
+    """§10's rows: mistake name -> the corpus tags its last column names."""
+    try:
+        text = (ROOT / "spec" / "SPEC.md").read_text("utf-8")
+        section = text[text.index("## 10. Known divergences") :]
+    except (OSError, ValueError):
+        return {}
+    return {match[1]: frozenset(_TAG.findall(match[2])) for match in _ROW.finditer(section)}
 
 
 @cache
@@ -62,4 +79,42 @@ def matching_rows(case: Case, answer: tuple[str, Any], rows: Sequence[str] = ())
     gallery, say, case_input = loaded
     given = case_input.of(str(case.input), case.session)
     names = rows or list(gallery)
-    return [name for name in names if name in gallery and say(gallery[name], given) == answer]
+    found = [name for name in names if name in gallery and say(gallery[name], given) == answer]
+    return rank(found, frozenset(case.tags))
+
+
+def rank(
+    rows: list[str], tags: frozenset[str], agreement: dict[str, int] | None = None
+) -> list[str]:
+    """The rows that best model the peer first: generic rows last, then the rows that agree
+    with the peer on the most cases of the host (`agreement`), then those whose §10 tags the
+    case carries most."""
+    known = row_tags()
+    agree = agreement or {}
+
+    def key(name: str) -> tuple[bool, int, int]:
+        shared = len(known.get(name, frozenset()) & tags)
+        return (name in GENERIC, -agree.get(name, 0), -shared)
+
+    return sorted(rows, key=key)
+
+
+def agreement(rows: set[str], said: list[tuple[Case, tuple[str, Any] | None]]) -> dict[str, int]:
+    """For each row, on how many of `said`'s cases its counter answers as the peer did.
+
+    One case can be missed alike by two rows (a sidechain's boundary counted, or its summary);
+    the row that also agrees with the peer where the peer is right is the one that models it.
+    """
+    loaded = _gallery()
+    if loaded is None:
+        return {}
+    gallery, say, case_input = loaded
+    scores = dict.fromkeys(rows, 0)
+    for case, answer in said:
+        if answer is None:
+            continue
+        given = case_input.of(str(case.input), case.session)
+        for name in rows:
+            if name in gallery and say(gallery[name], given) == answer:
+                scores[name] += 1
+    return scores

@@ -39,7 +39,9 @@ def _miss_reason(record: Any) -> str:
     if record.rows:
         return record.rows[0]
     outcome = record.outcome
-    if outcome in ("crash", "timeout", "bad-output"):
+    if outcome == "bad-output":
+        return "no answer"
+    if outcome in ("crash", "timeout"):
         return outcome
     return "unmatched"
 
