@@ -46,6 +46,9 @@ def _parser() -> UsageParser:
     parser.add_argument("--out", type=Path, default=Path("reports/peers"), help="output folder")
     parser.add_argument("--readme", type=Path, default=None, help="rewrite its peers section")
     parser.add_argument("--no-install", action="store_true", help="skip peers not installed")
+    parser.add_argument(
+        "--big", action="store_true", help="also time each peer on each host's 100 MB file"
+    )
     parser.add_argument("--from-json", type=Path, default=None, help="render a peers.json again")
     return parser
 
@@ -121,6 +124,10 @@ def write(out: Path, data: dict[str, Any], readme: Path | None) -> str | None:
     return None
 
 
+def _say(line: str) -> None:
+    sys.stderr.write(line + "\n")
+
+
 def cli(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.from_json is not None:
@@ -151,6 +158,9 @@ def cli(argv: list[str]) -> int:
             "gallery": gallery.available(),
             "peers": board.as_dict(peers),
         }
+        if args.big:
+            ran = [t for t in peer_types if any(p.name == t.name and not p.skipped for p in peers)]
+            data["big_files"] = board.big_file_times(ran, sorted(claimed), progress=_say)
     problem = write(args.out, data, args.readme)
     sys.stdout.write((args.out / "peers.md").read_text("utf-8"))
     if problem is not None:

@@ -17,7 +17,8 @@ from typing import Any
 
 import orjson
 
-from ..presets.peers import PEERS, Peer
+from ..presets.peers import PEERS
+from ..presets.peers.base import Peer
 from ..presets.peers.install import cache_root, ensure
 from ..runner.candidates import CandidateError, CaseInput, CommandCandidate
 from ..runner.corpus import Case
@@ -57,7 +58,14 @@ class PeerRecord:
 
 def own_candidate() -> CommandCandidate:
     """rebootspec itself as a subprocess, so its time per case includes a start-up like a peer's."""
-    argv = (sys.executable, "-m", "rebootspec.conformance", "count", "{path}", "--session={session}")
+    argv = (
+        sys.executable,
+        "-m",
+        "rebootspec.conformance",
+        "count",
+        "{path}",
+        "--session={session}",
+    )
     return CommandCandidate(argv)
 
 
@@ -170,3 +178,55 @@ def is_miss(record: CaseRecord) -> bool:
 
 def as_dict(peers: Sequence[PeerRecord]) -> list[dict[str, Any]]:
     return [asdict(peer) for peer in peers]
+
+
+# The benchmarks' generator calls Gemini CLI `gemini` (`generators big-host --host`).
+BIG_HOSTS = {"codex": "codex", "pi": "pi", "claude-code": "claude-code", "gemini-cli": "gemini"}
+
+
+def big_file_times(
+    peer_types: Sequence[type[Peer]],
+    hosts: Iterable[str],
+    *,
+    size_mb: int = 100,
+    timeout: float = 300.0,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Whole-process seconds of each installed peer and of rebootspec on the benchmarks' big file
+    of each host (`generators big-host`, seed 1), one run each: `{host: {counter: seconds}}`.
+
+    A run past `timeout` shows as `> N`; one that fails shows its outcome, never a time.
+    """
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    times: dict[str, Any] = {"_order": ["rebootspec"]}
+    peers = [peer_type(root=cache_root()) for peer_type in peer_types]
+    peers = [peer for peer in peers if all(p.installed(peer.root) for p in peer.packages())]
+    times["_order"] += [peer.name for peer in peers]
+    with tempfile.TemporaryDirectory(prefix="peers-big-") as folder:
+        for host in hosts:
+            if host not in BIG_HOSTS:
+                continue
+            path = Path(folder) / f"{host}-{size_mb}mb.jsonl"
+            command = [sys.executable, "-m", "rebootspec.generators", "big-host"]
+            command += ["--host", BIG_HOSTS[host], "--size-mb", str(size_mb), "--out", str(path)]
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            row: dict[str, str] = {}
+            given = CaseInput(path)
+            contenders: list[tuple[str, Any]] = [("rebootspec", own_candidate())]
+            contenders += [(p.name, p.for_host(host)) for p in peers if host in p.hosts]
+            for name, candidate in contenders:
+                result = candidate.run(given, timeout)
+                if result.timed_out:
+                    row[name] = f"> {timeout:.0f}"
+                elif result.exit_code != 0 or '"unreadable"' in result.stdout:
+                    row[name] = "no answer"
+                else:
+                    row[name] = f"{result.duration:.1f}"
+                if progress is not None:
+                    progress(f"big {host} {name}: {row[name]}")
+            times[host] = row
+            path.unlink()
+    return times

@@ -45,7 +45,7 @@ def row_tags() -> dict[str, frozenset[str]]:
 
 
 @cache
-def _gallery() -> tuple[dict[str, Callable[[str], int]], Callable[..., Any], type] | None:
+def _gallery() -> tuple[dict[str, Callable[[str], int]], Callable[..., Any], Any] | None:
     if not (ROOT / "tests" / "gallery" / "wrong_counters.py").is_file():
         return None
     if str(ROOT) not in sys.path:

@@ -37,8 +37,8 @@ def _cell(records: Sequence[Any]) -> dict[str, Any]:
 
 def _miss_reason(record: Any) -> str:
     if record.rows:
-        return record.rows[0]
-    outcome = record.outcome
+        return str(record.rows[0])
+    outcome = str(record.outcome)
     if outcome == "bad-output":
         return "no answer"
     if outcome in ("crash", "timeout"):

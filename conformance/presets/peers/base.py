@@ -86,7 +86,9 @@ class Peer:
             home.mkdir()
             call = self.invoke(given, work, home)
             env = {"HOME": str(home), **QUIET_ENV, **call.env}
-            result = confined_run(call.argv, root, timeout, self.isolation, env, cwd=call.cwd or work)
+            result = confined_run(
+                call.argv, root, timeout, self.isolation, env, cwd=call.cwd or work
+            )
             if result.exit_code != 0 or result.timed_out or result.start_error:
                 return result
             count, problem = self.answer(result, given, work, home)

@@ -22,7 +22,9 @@ from .install import Package
 
 SETTINGS = {
     "version": 3,
-    "lines": [[{"id": "1", "type": "compaction-counter", "metadata": {"format": "text-and-number"}}]],
+    "lines": [
+        [{"id": "1", "type": "compaction-counter", "metadata": {"format": "text-and-number"}}]
+    ],
 }
 
 

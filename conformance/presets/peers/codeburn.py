@@ -31,7 +31,7 @@ class Codeburn(Peer):
         script = self.package.module("dist/cli.js", self.root)
         provider = PROVIDERS[self.host or "codex"]
         argv = [str(node_binary(self.root)), str(script), "context", "--json"]
-        return Invocation(argv + ["--provider", provider, str(copy)])
+        return Invocation([*argv, "--provider", provider, str(copy)])
 
     def answer(self, result: RunResult, given: CaseInput, work: Path, home: Path) -> Answer:
         return json_member(result.stdout, "compactions")

@@ -46,7 +46,7 @@ class ClaudeCodeTranscripts(Peer):
     name: ClassVar[str] = "claude-code-transcripts"
     package: ClassVar[Package] = Package("pypi", "claude-code-transcripts", "0.6")
     hosts: ClassVar[tuple[str, ...]] = ("claude-code",)
-    reads: ClassVar[str] = "rendered `<details class=\"continuation\">` blocks over its pages"
+    reads: ClassVar[str] = 'rendered `<details class="continuation">` blocks over its pages'
     program: ClassVar[str] = "claude-code-transcripts"
 
     def invoke(self, given: CaseInput, work: Path, home: Path) -> Invocation:

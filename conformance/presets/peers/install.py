@@ -46,7 +46,11 @@ class Package:
     @property
     def spec(self) -> str:
         """What the registry's own client is given: `name@1.2.3` or `name==1.2.3`."""
-        return f"{self.name}=={self.version}" if self.registry == "pypi" else f"{self.name}@{self.version}"
+        return (
+            f"{self.name}=={self.version}"
+            if self.registry == "pypi"
+            else f"{self.name}@{self.version}"
+        )
 
     def folder(self, root: Path | None = None) -> Path:
         base = (root or cache_root()) / ("pip" if self.registry == "pypi" else "npm")
