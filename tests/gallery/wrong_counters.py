@@ -662,6 +662,20 @@ def _copies_too(count: RecordCount, records: Records) -> int:
     return count.reboots + sum(len(event.get("copies", [])) for event in count.events)
 
 
+def _summaries_instead(records: Records) -> Records:
+    """CLC-4 bent the other way: the `isCompactSummary` records are taken for the boundaries and
+    the real boundaries are dropped, as tools that show "continuation summaries" count."""
+    return [
+        (line, value)
+        for line, value in _retyped(_is_summary_record)(records)
+        if not (
+            isinstance(value, dict)
+            and value.get("subtype") == claude_code.BOUNDARY
+            and not value.get("isCompactSummary")
+        )
+    ]
+
+
 def _cc0_as_zero(count: RecordCount, records: Records) -> int:
     """CLC-7 bent: no boundary, no compaction; the CC0 summaries are ignored."""
     return 0 if count.era == "CC0" else count.reboots
@@ -965,6 +979,10 @@ GALLERY: dict[str, Counter] = {
     "claude-counts-copies": claude_mistake(result=_copies_too),
     "claude-cc0-as-zero": claude_mistake(result=_cc0_as_zero),
     "claude-reads-by-line": claude_mistake(read=_by_line),
+    # Seen in the peers (issue #36): what sniffly, claude-code-transcripts, ai-code-sessions
+    # count, and what codeburn, ccstatusline and claude-compaction-viewer do with a glued line.
+    "claude-summaries-instead": claude_mistake(rewrite=_summaries_instead),
+    "claude-boundaries-by-line": claude_mistake(read=_by_line, result=_cc0_as_zero),
     "gemini-every-history": gemini_mistake(_every_history),
     "gemini-snapshot-per-history": gemini_mistake(_every_snapshot_history),
     "gemini-counts-info": gemini_mistake(_info_records_too),
