@@ -35,7 +35,9 @@ def _cell(records: Sequence[Any]) -> dict[str, Any]:
     }
 
 
-def _miss_reason(record: Any) -> str:
+def _miss_reason(record: Any, always: int | None = None) -> str:
+    if always is not None and record.actual.get("reboots") == always:
+        return f"always {always}"
     if record.rows:
         return str(record.rows[0])
     outcome = str(record.outcome)
@@ -64,7 +66,11 @@ def summary(
             if host in peer.hosts and not peer.skipped:
                 cells[host] = _cell([r for r in peer.records if r.host == host])
         misses = [r for r in peer.records if is_miss(r)]
-        reasons = Counter(_miss_reason(r) for r in misses)
+        said = {r.actual.get("reboots") for r in peer.records if r.actual.get("outcome") == "count"}
+        # A peer that gives one number for every case shows nothing of any rule: its misses are
+        # named so, not matched by accident to a row that happens to say the same number.
+        always = next(iter(said)) if len(said) == 1 and len(peer.records) > 2 else None
+        reasons = Counter(_miss_reason(r, always) for r in misses)
         rows.append(
             {
                 "name": peer.name,

@@ -194,3 +194,23 @@ def test_from_json_renders_a_recorded_board(
 def test_an_unknown_peer_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert command.cli(["--peers", "nosuch", "--out", "/nonexistent/x"]) == 2
     assert "unknown peer 'nosuch'" in capsys.readouterr().err
+
+
+def test_a_peer_that_always_says_one_number_is_shown_so() -> None:
+    flat = PeerRecord("flat", "1", "pypi", "flat", ["claude-code"], "its page")
+    flat.records = [
+        _record("A001", "claude-code", 1, 0, ["claude-cc0-as-zero"]),
+        _record("A002", "claude-code", 2, 0, []),
+        _record("A003", "claude-code", 0, 0, []),
+    ]
+    shown = render.summary([flat], {}, date="d", rebootspec_version="v", gallery=True)
+    assert shown["peers"][0]["reasons"] == [("always 0", 2)]
+
+
+def test_rows_are_ranked_by_how_well_they_model_the_peer() -> None:
+    from rebootspec.conformance.scoreboard.gallery import rank
+
+    rows = ["greps-compact", "claude-counts-summaries", "claude-counts-sidechains"]
+    agreement = {"claude-counts-summaries": 3, "claude-counts-sidechains": 19, "greps-compact": 20}
+    ranked = rank(rows, frozenset({"claude-sidechain"}), agreement)
+    assert ranked == ["claude-counts-sidechains", "claude-counts-summaries", "greps-compact"]
