@@ -87,12 +87,14 @@ def judge(candidate: Any, case: Case, timeout: float = CASE_TIMEOUT) -> CaseReco
     )
     actual = dict(verdict.actual)
     outcome = str(verdict.outcome)
+    detail = verdict.detail
     if result.exit_code == 0 and result.stdout.startswith('{"unreadable"'):
         # The peer ran but its answer could not be read (base.Peer.run): no answer, whatever
         # the case expected, never a count.
         reason = orjson.loads(result.stdout).get("unreadable")
         actual = {"outcome": "bad-output", "reason": str(reason)[:200]}
         outcome = str(Outcome.BAD_OUTPUT)
+        detail = f"no answer: {reason}"
     return CaseRecord(
         case=case.id,
         host=case.host,
@@ -100,7 +102,7 @@ def judge(candidate: Any, case: Case, timeout: float = CASE_TIMEOUT) -> CaseReco
         outcome=outcome,
         actual=actual,
         seconds=round(seconds, 4),
-        detail=verdict.detail[:300],
+        detail=detail[:300],
         tags=list(case.tags),
     )
 

@@ -153,3 +153,13 @@ def test_agentsview_without_the_session_is_no_answer(tmp_path: Path) -> None:
     db = _store(tmp_path / "s.db", [("codex:1", "/elsewhere", None, 2)])
     assert answers.agentsview_store(db, Path("/h/laid.jsonl"), None)[0] is None
     assert answers.agentsview_store(tmp_path / "missing.db", Path("/x"), None)[0] is None
+
+
+def test_pi_export_of_a_deeply_nested_session_is_still_read() -> None:
+    """A browser's JSON.parse reads a value nested 1,100 levels deep; so must the reader."""
+    deep = '{"a":' * 1100 + '"x"' + "}" * 1100
+    entries = f'[{{"type":"message","message":{deep}}},{{"type":"compaction"}}]'
+    text = f'{{"header":{{}},"entries":{entries}}}'
+    data = base64.b64encode(text.encode()).decode()
+    page = f'<html><script id="session-data" type="application/json">{data}</script></html>'
+    assert answers.pi_export(page) == (1, None)

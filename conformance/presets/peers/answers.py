@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 import sqlite3
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -100,13 +102,28 @@ def pi_export(html: str) -> Answer:
     if match is None:
         return None, "the page has no session-data block"
     try:
-        data = orjson.loads(base64.b64decode("".join(match[1].split()), validate=True))
-    except (binascii.Error, ValueError, orjson.JSONDecodeError):
+        data = _deep_json(base64.b64decode("".join(match[1].split()), validate=True))
+    except (binascii.Error, ValueError, RecursionError):
         return None, "the session-data block is not base64 JSON"
     entries = data.get("entries") if isinstance(data, dict) else None
     if not isinstance(entries, list):
         return None, "the session data has no entries list"
     return sum(1 for e in entries if isinstance(e, dict) and e.get("type") == "compaction"), None
+
+
+def _deep_json(raw: bytes) -> Any:
+    """orjson, or for a document nested deeper than its 1024 levels (a browser's JSON.parse has
+    no such limit, so the page still shows its header) the standard library with room to
+    recurse."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20_000))
+        try:
+            return json.loads(raw)
+        finally:
+            sys.setrecursionlimit(limit)
 
 
 def harness_line(stdout: str) -> Answer:
