@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from .. import DEFAULT_CORPUS
+from ..presets.peers import peer_named
 from ..runner.candidates import CandidateError
 from ..runner.corpus import Case, CorpusError, load_corpus
 from ..scoreboard import board, gallery, render
@@ -99,7 +100,9 @@ def _records(data: dict[str, Any]) -> list[PeerRecord]:
     peers = []
     for raw in data["peers"]:
         records = [CaseRecord(**record) for record in raw.get("records", [])]
-        peers.append(PeerRecord(**{**raw, "records": records}))
+        declared = peer_named(raw["name"])
+        notes = raw.get("notes") or (declared.notes if declared is not None else "")
+        peers.append(PeerRecord(**{**raw, "records": records, "notes": notes}))
     return peers
 
 

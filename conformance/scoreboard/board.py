@@ -53,6 +53,7 @@ class PeerRecord:
     hosts: list[str]
     reads: str
     skipped: str | None = None
+    notes: str = ""
     records: list[CaseRecord] = field(default_factory=list)
 
 
@@ -129,6 +130,7 @@ def run_peer(
         package=package.name,
         hosts=list(peer.hosts),
         reads=peer.reads,
+        notes=peer.notes,
     )
     if peer.blocked:
         record.skipped = peer.blocked

@@ -18,6 +18,9 @@ from typing import Any
 from .board import PeerRecord, is_miss
 
 HOST_ORDER = ("codex", "claude-code", "pi", "gemini-cli", "opencode")
+# The board's last column names this many rows per peer (most misses first); the peer's own
+# section of the page lists them all.
+TOP_REASONS = 5
 BEGIN = "<!-- peers:begin (written by `rebootspec peers`; edit the command, not this table) -->"
 END = "<!-- peers:end -->"
 TEMPLATES = Path(__file__).resolve().parent.parent / "reports" / "templates"
@@ -83,6 +86,9 @@ def summary(
                 "cells": cells,
                 "total": _cell(peer.records) if peer.records else None,
                 "reasons": reasons.most_common(),
+                "top": reasons.most_common(TOP_REASONS),
+                "more": max(0, len(reasons) - TOP_REASONS),
+                "notes": peer.notes,
                 "misses": [
                     {
                         "case": r.case,

@@ -26,6 +26,12 @@ class Agentsview(Peer):
     package: ClassVar[Package] = Package("pypi", "agentsview", "0.46.1")
     hosts: ClassVar[tuple[str, ...]] = ("codex", "claude-code", "pi", "gemini-cli", "opencode")
     reads: ClassVar[str] = "`compaction_count` of the session in its store after `sync`"
+    notes: ClassVar[str] = (
+        "Its own code counts the messages its parser marks as compaction boundaries and, for a "
+        "session with none, every drop of more than 30% in an assistant message's context "
+        "tokens (a heuristic; no gallery row reproduces it yet, so its misses there show as "
+        "unmatched)."
+    )
 
     def invoke(self, given: CaseInput, work: Path, home: Path) -> Invocation:
         lay_home(self.host or "", given, home)

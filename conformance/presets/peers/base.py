@@ -52,6 +52,8 @@ class Peer:
     hosts: ClassVar[tuple[str, ...]]
     # What the preset reads, in a few words (the scoreboard's legend).
     reads: ClassVar[str]
+    # What a reader of the scoreboard should know of how the peer counts (from its own code).
+    notes: ClassVar[str] = ""
     # Set when the peer cannot run here at all, with the reason; it is then skipped, never faked.
     blocked: ClassVar[str | None] = None
     needs_node22: ClassVar[bool] = False

@@ -31,6 +31,10 @@ class ClaudeCodeLog(Peer):
     package: ClassVar[Package] = Package("pypi", "claude-code-log", "1.7.0")
     hosts: ClassVar[tuple[str, ...]] = ("claude-code",)
     reads: ClassVar[str] = "rendered `message user compacted` elements of its HTML"
+    notes: ClassVar[str] = (
+        "Its HTML shows no compaction summary of these transcripts, real 2.1.39 one included "
+        "(the records are loaded, then left out of the rendered tree), so it reads 0."
+    )
 
     def invoke(self, given: CaseInput, work: Path, home: Path) -> Invocation:
         copy = place_copy(given.path, work / neutral_name(given.path))

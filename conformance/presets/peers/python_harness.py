@@ -41,9 +41,10 @@ class CompactionViewer(Peer):
     name: ClassVar[str] = "claude-compaction-viewer"
     package: ClassVar[Package] = Package("pypi", "claude-compaction-viewer", "0.1.0")
     hosts: ClassVar[tuple[str, ...]] = ("claude-code",)
-    reads: ClassVar[str] = (
-        "the compactions of its `parse_jsonl` (what `ccv --summary` prints; its CLI module "
-        "needs Python 3.12, its parser runs on 3.11)"
+    reads: ClassVar[str] = "the compactions of its `parse_jsonl` (what `ccv --summary` prints)"
+    notes: ClassVar[str] = (
+        "Its CLI module needs Python 3.12 (a backslash in an f-string) and this machine has "
+        "3.11, so the harness calls the parser the CLI prints from."
     )
 
     def invoke(self, given: CaseInput, work: Path, home: Path) -> Invocation:
