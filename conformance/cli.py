@@ -59,11 +59,6 @@ COMMANDS: dict[str, Command] = {
         'rebootspec smoke --candidate "./mytool count"',
         ".commands.smoke:cli",
     ),
-    "peers": Command(
-        "the counters people use (codeburn, agentsview, ...) over the corpus: the scoreboard",
-        "rebootspec peers --out reports/peers --readme README.md",
-        ".commands.peers:cli",
-    ),
     "compare": Command(
         "what changed between two reports (the release gate: exit 1 when something broke)",
         "rebootspec compare reports/v1.3/report.json reports/v1.4/report.json",
@@ -94,6 +89,11 @@ COMMANDS: dict[str, Command] = {
         "rebootspec add-fixture /tmp/new-era.jsonl --reboots 2 --era none --rules CNT-2 "
         '--tags push --title "..."',
         ".commands.contribute:add_fixture",
+    ),
+    "peers": Command(
+        "the counters people use (codeburn, agentsview, ...) over the corpus: the scoreboard",
+        "rebootspec peers --out reports/peers --readme README.md",
+        ".commands.peers:cli",
     ),
     "version": Command(
         "the versions of rebootspec, its spec and its corpus",
