@@ -71,19 +71,27 @@ def _subset(cases: list[Case], hosts: list[str], per_host: int) -> list[Case]:
     return kept
 
 
+def _said(record: CaseRecord) -> tuple[str, Any] | None:
+    """The peer's answer for matching; no number on a log the spec rejects matches nothing
+    (every row's counter rejects it too), so it stays "no answer"."""
+    if record.expected.get("outcome") == "reject" and record.actual.get("outcome") != "count":
+        return None
+    return gallery.peer_answer(record.actual)
+
+
 def _match(peers: list[PeerRecord], cases: dict[str, Case]) -> None:
     """Name each miss by the gallery rows that make it, best model of the peer first."""
     for peer in peers:
         for host in peer.hosts:
             records = [record for record in peer.records if record.host == host]
             for record in records:
-                said = gallery.peer_answer(record.actual)
+                said = _said(record)
                 if board.is_miss(record) and said is not None:
                     record.rows = gallery.matching_rows(cases[record.case], said)
             candidates = {row for record in records for row in record.rows}
             if len(candidates) < 2:
                 continue
-            said_all = [(cases[r.case], gallery.peer_answer(r.actual)) for r in records]
+            said_all = [(cases[r.case], _said(r)) for r in records]
             scores = gallery.agreement(candidates, said_all)
             for record in records:
                 record.rows = gallery.rank(record.rows, frozenset(record.tags), scores)

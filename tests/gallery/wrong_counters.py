@@ -382,6 +382,18 @@ def _by_line(path: str) -> Records:
     return records
 
 
+def _keeps_bom(path: str) -> int:
+    """JSV-1 bent: a byte order mark at the start of a Codex or pi file is kept, so line 1 (the
+    `session_meta` or pi header) does not parse and the file holds no session: rejected, where
+    the spec drops the mark and counts."""
+    host = detect(path)
+    if host in (CODEX, PI):
+        with open(path, "rb") as stream:
+            if stream.read(len(BOM)) == BOM:
+                raise Rejection(1, E_HOST, "line 1 does not parse (a byte order mark kept)")
+    return count_path(path, readable=True, session=session_of(path)).reboots
+
+
 def _rejecting(path: str) -> Records:
     """Reads by value, but a value that does not parse rejects the file as VS Code's ERR-3."""
     notices: list[Notice] = []
@@ -954,6 +966,8 @@ GALLERY: dict[str, Counter] = {
     "any-compacted-payload": host_mistake(rewrite=_any_compacted_payload),
     "reads-by-line": host_mistake(read=_by_line),
     "rejects-bad-records": host_mistake(read=_rejecting),
+    # Seen in the peers (issue #36): agentsview loses a pi session that opens with a BOM.
+    "keeps-bom": _keeps_bom,
     "counts-inherited": host_mistake(result=lambda count: count.reboots + len(count.inherited)),
     "copy-ends-by-time": host_mistake(rewrite=_no_turn_ids),
     "follows-history-base": _follows_history_base,
