@@ -214,3 +214,22 @@ def test_rows_are_ranked_by_how_well_they_model_the_peer() -> None:
     agreement = {"claude-counts-summaries": 3, "claude-counts-sidechains": 19, "greps-compact": 20}
     ranked = rank(rows, frozenset({"claude-sidechain"}), agreement)
     assert ranked == ["claude-counts-sidechains", "claude-counts-summaries", "greps-compact"]
+
+
+def test_no_answer_matches_a_row_that_rejects_only_on_a_valid_log() -> None:
+    from rebootspec.conformance.scoreboard.gallery import _same, peer_answer
+
+    nothing = peer_answer({"outcome": "bad-output", "reason": "no session"})
+    assert nothing == ("reject", None)
+    assert _same(("reject", "E-HOST"), nothing)
+    assert not _same(("count", 0), nothing)
+    assert _same(("count", 2), ("count", 2)) and not _same(("count", 1), ("count", 2))
+    invalid = CaseRecord(
+        case="X",
+        host="pi",
+        expected={"outcome": "reject", "error": "E-JSON"},
+        outcome="bad-output",
+        actual={"outcome": "bad-output", "reason": "none"},
+        seconds=0.1,
+    )
+    assert command._said(invalid) is None  # every row rejects it too: stays "no answer"
