@@ -88,13 +88,29 @@ def test_an_unreadable_answer_is_no_answer_never_a_count(tmp_path: Path) -> None
     assert record.actual == {"outcome": "bad-output", "reason": "the page had no counter"}
 
 
-def test_a_peer_runs_only_on_the_hosts_it_claims(tmp_path: Path) -> None:
+def test_a_peer_not_installed_is_skipped_never_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REBOOTSPEC_PEERS_CACHE", str(tmp_path / "cache"))
+    codex = _case(tmp_path, "EEEE", {"outcome": "count", "reboots": 2})
+    record = board.run_peer(SaysTwo, [codex], install=False)
+    assert record.skipped is not None and "not installed" in record.skipped
+    assert record.records == []
+
+
+def test_a_peer_runs_only_on_the_hosts_it_claims(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REBOOTSPEC_PEERS_CACHE", str(tmp_path / "cache"))
+    installed = SaysTwo.package.folder(tmp_path / "cache")
+    installed.mkdir(parents=True)
+    (installed / ".rebootspec-installed").write_text("says-two==1.0\n")
     codex = _case(tmp_path, "EEEE", {"outcome": "count", "reboots": 2})
     pi = _case(tmp_path, "FFFF", {"outcome": "count", "reboots": 2})
     pi = Case(**{**pi.__dict__, "host": "pi"})
     record = board.run_peer(SaysTwo, [codex, pi], install=False)
-    assert record.skipped is not None  # not installed and --no-install: skipped, not faked
-    assert record.records == []
+    assert record.skipped is None
+    assert [(r.case, r.outcome) for r in record.records] == [("EEEE", "pass")]
 
 
 def _record(case: str, host: str, expected: int, said: int, rows: list[str]) -> CaseRecord:
