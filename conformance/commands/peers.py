@@ -10,6 +10,7 @@ renders a recorded `peers.json` again without running anything.
 from __future__ import annotations
 
 import datetime
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -51,6 +52,11 @@ def _parser() -> UsageParser:
         "--big", action="store_true", help="also time each peer on each host's 100 MB file"
     )
     parser.add_argument("--from-json", type=Path, default=None, help="render a peers.json again")
+    parser.add_argument(
+        "--rematch",
+        action="store_true",
+        help="with --from-json: name the recorded misses again by the current gallery",
+    )
     return parser
 
 
@@ -83,7 +89,7 @@ def _match(peers: list[PeerRecord], cases: dict[str, Case]) -> None:
     """Name each miss by the gallery rows that make it, best model of the peer first."""
     for peer in peers:
         for host in peer.hosts:
-            records = [record for record in peer.records if record.host == host]
+            records = [r for r in peer.records if r.host == host and r.case in cases]
             for record in records:
                 said = _said(record)
                 if board.is_miss(record) and said is not None:
@@ -124,6 +130,7 @@ def write(out: Path, data: dict[str, Any], readme: Path | None) -> str | None:
         rebootspec_version=data["rebootspec"],
         gallery=data.get("gallery", False),
         big_files=data.get("big_files"),
+        load=data.get("load"),
     )
     out.mkdir(parents=True, exist_ok=True)
     (out / "peers.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
@@ -146,6 +153,16 @@ def cli(argv: list[str]) -> int:
             data = _load(args.from_json)
         except (OSError, ValueError) as error:
             return usage_error(PROG, f"{args.from_json}: {error}")
+        if args.rematch:
+            try:
+                cases = {case.id: case for case in load_corpus(args.corpus or DEFAULT_CORPUS)}
+            except CorpusError as error:
+                return usage_error(PROG, str(error))
+            peers = _records(data)
+            for record in (r for peer in peers for r in peer.records):
+                record.rows = []
+            _match(peers, cases)
+            data = {**data, "peers": board.as_dict(peers), "gallery": gallery.available()}
     else:
         try:
             peer_types = board.select_peers(_words(args.peers))
@@ -163,6 +180,7 @@ def cli(argv: list[str]) -> int:
         _match(peers, {case.id: case for case in chosen})
         claimed = {host for peer in peers if not peer.skipped for host in peer.hosts}
         data = {
+            "load": round(os.getloadavg()[0], 1),
             "date": datetime.date.today().isoformat(),
             "rebootspec": suite_version(),
             "own": board.own_times(chosen, claimed),

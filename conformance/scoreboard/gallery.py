@@ -26,22 +26,35 @@ from ..runner.corpus import Case
 
 ROOT = Path(__file__).resolve().parents[2]
 GALLERY_MODULE = "tests.gallery.wrong_counters"
-# A row that names no mistake of its own (it counts lines with a word in them): shown only when
-# no other row makes the same miss.
+# A row that names no mistake of its own (it counts lines with a word in them): it says the same
+# number as a peer by accident far more often than by the same mistake, so it never names a miss.
 GENERIC = frozenset({"greps-compact"})
 _ROW = re.compile(r"^\| `([a-z0-9-]+)` \|.*\|([^|]*)\|\s*$", re.M)
 _TAG = re.compile(r"`([a-z0-9-]+)`")
 
 
 @cache
-def row_tags() -> dict[str, frozenset[str]]:
-    """§10's rows: mistake name -> the corpus tags its last column names."""
+def _section(start: str) -> str:
     try:
         text = (ROOT / "spec" / "SPEC.md").read_text("utf-8")
-        section = text[text.index("## 10. Known divergences") :]
+        return text[text.index(start) :]
     except (OSError, ValueError):
-        return {}
+        return ""
+
+
+@cache
+def row_tags() -> dict[str, frozenset[str]]:
+    """§10's rows: mistake name -> the corpus tags its last column names."""
+    section = _section("## 10. Known divergences")
     return {match[1]: frozenset(_TAG.findall(match[2])) for match in _ROW.finditer(section)}
+
+
+@cache
+def host_rows() -> frozenset[str]:
+    """The rows of §10's "Other hosts" group: the mistakes of readers of hosts other than VS
+    Code. Only these can name a miss on another host's case (a VS Code row rejects such a file
+    for VS Code's reasons, which says nothing about a peer that reads that host)."""
+    return frozenset(match[1] for match in _ROW.finditer(_section("**Other hosts**")))
 
 
 @cache
@@ -82,8 +95,10 @@ def matching_rows(case: Case, answer: tuple[str, Any], rows: Sequence[str] = ())
         return []
     gallery, say, case_input = loaded
     given = case_input.of(str(case.input), case.session)
-    names = rows or list(gallery)
-    found = [name for name in names if name in gallery and _same(say(gallery[name], given), answer)]
+    names = [name for name in (rows or list(gallery)) if name in gallery and name not in GENERIC]
+    if case.host != "vscode" and host_rows():
+        names = [name for name in names if name in host_rows()]
+    found = [name for name in names if _same(say(gallery[name], given), answer)]
     return rank(found, frozenset(case.tags))
 
 

@@ -59,6 +59,7 @@ def summary(
     rebootspec_version: str,
     gallery: bool,
     big_files: dict[str, dict[str, float | str]] | None = None,
+    load: float | None = None,
 ) -> dict[str, Any]:
     """The one dictionary every page is rendered from."""
     hosts = [h for h in HOST_ORDER if any(h in p.hosts for p in peers)]
@@ -111,6 +112,7 @@ def summary(
         "gallery": gallery,
         "peers": rows,
         "big_files": big_files or {},
+        "load": load,
     }
 
 
