@@ -142,7 +142,7 @@ def measure(shape: str, path: Path, args: argparse.Namespace, tiny: Path) -> lis
 def fast_path_answers(path: Path) -> str:
     """Whether the fast path answered this file itself (else why it fell back)."""
     probe = (
-        "import sys; from reference import fastpath; "
+        "import sys; from reference.hosts.vscode import fastpath; "
         "fastpath.count_fast(sys.argv[1]); print(fastpath.last_fallback or 'yes')"
     )
     done = subprocess.run(

@@ -45,7 +45,7 @@ COMMANDS: dict[str, Command] = {
         ".commands.reference:explain",
     ),
     "sessions": Command(
-        "every session of VS Code, Codex and pi on this machine with its count, newest first",
+        "every session of every host on this machine with its count, newest first",
         "rebootspec sessions --since 7d",
         ".commands.sessions:cli",
     ),
@@ -103,13 +103,27 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+def host_names() -> list[str]:
+    """HST-1: the hosts, from the registry (spec/hosts.toml), for the overview."""
+    from ..reference.core.registry import hosts
+
+    return [host.name for host in hosts()]
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width)
+
+
 def overview() -> str:
     width = max(len(name) for name in COMMANDS)
     lines = [
         "usage: rebootspec SUBCOMMAND [options]   (rebootspec SUBCOMMAND --help for each)",
         "",
         "The spec, reference counter and conformance suite for compaction reboots in",
-        "VS Code Copilot Chat session logs.",
+        "the session logs of coding-agent hosts:",
+        *_wrapped(", ".join(host_names()) + ".", 78),
         "",
         "subcommands:",
     ]
@@ -119,7 +133,14 @@ def overview() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    """Run one subcommand; Ctrl-C, SIGTERM and SIGHUP end it with one line and its private
+    files removed (reference/core/endings.py)."""
+    from ..reference.core.endings import guarded
+
+    return guarded(lambda: _dispatch(list(sys.argv[1:] if argv is None else argv)))
+
+
+def _dispatch(args: list[str]) -> int:
     if not args or args[0] in ("-h", "--help"):
         (sys.stdout if args else sys.stderr).write(overview())
         return 0 if args else 2

@@ -10,18 +10,16 @@ import os
 import sys
 import time
 
-import orjson
-
 from . import count_path
-from .answer import RecordCount
-from .errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection
+from .core.errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection
+from .core.printable import dumps, printable
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
     import argparse
     from typing import TextIO
 
-    from .count import Count, Event
+    from .core.answer import Answer
 
 EXIT_ANSWER = 0
 EXIT_REJECTED = 1
@@ -77,9 +75,25 @@ EXAMPLES = {
     "explain": "examples: %(prog)s session.jsonl | less  |  %(prog)s --session 634638ae",
 }
 EXAMPLES["count"] += "  |  %(prog)s --session 634638ae (any host's session, by a unique id prefix)"
-VSCODE_USER_DATA_ENV = "REBOOTSPEC_VSCODE_USER_DATA_DIR"  # stores.py's, not imported here
-# HST-1 (reference.hosts.HOSTS, not imported here)
-HOST_CHOICES = ("vscode", "codex", "pi", "claude-code", "gemini-cli", "opencode")
+
+
+def host_choices() -> tuple[str, ...]:
+    """HST-1: every host `--host` takes, from the registry (spec/hosts.toml)."""
+    from .core.registry import host_keys
+
+    return host_keys()
+
+
+def store_variables() -> str:
+    from .core.registry import store_variables
+
+    return store_variables()
+
+
+def host_names() -> list[str]:
+    from .core.registry import hosts
+
+    return [host.name for host in hosts()]
 
 
 def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
@@ -93,9 +107,9 @@ def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
         sub.add_argument(
             "path",
             nargs="?",
-            help="a session file: VS Code (.jsonl log, .json session or export), a Codex "
-            "rollout, a pi session or a Claude Code transcript (.jsonl); the content says which "
-            "host wrote it (HST-2)",
+            help="a session file, or a store of sessions, of any host ("
+            + ", ".join(host_names())
+            + "); the content says which host wrote it (HST-2)",
         )
         sub.add_argument(
             "in_store",
@@ -109,12 +123,12 @@ def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
             metavar="ID",
             help="without a path: the session with this id (or a unique prefix of it) in "
             "the stores of every host on this machine (spec/STORES.md; "
-            f"{VSCODE_USER_DATA_ENV}, CODEX_HOME, PI_CODING_AGENT_DIR... move them); with a "
+            f"{store_variables()} move them); with a "
             "path that holds several sessions: the one to count there",
         )
         sub.add_argument(
             "--host",
-            choices=HOST_CHOICES,
+            choices=host_choices(),
             default=None,
             help="read the file as this host's log instead of detecting the host (HST-3)",
         )
@@ -138,8 +152,16 @@ def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
 def _retries(text: str) -> int:
     import argparse
 
+    stripped = text.strip()
+    unsigned = stripped[1:] if stripped[:1] in ("+", "-") else stripped
+    digits = unsigned.lstrip("0") or "0"
     try:
-        value = int(text)
+        if unsigned.isascii() and unsigned.isdigit():  # int() refuses 4,300 digits and more
+            if len(digits) > 3:
+                raise argparse.ArgumentTypeError("retries must be between 0 and 100")
+            value = int(stripped[: len(stripped) - len(unsigned)] + digits)
+        else:
+            value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of retries: {text!r}") from None
     if not 0 <= value <= 100:
@@ -177,12 +199,14 @@ def quick_args(argv: list[str]) -> Args | None:
             args.readable = True
         elif word == "--retry":
             value = next(words, None)
-            if value is None or not (value.isascii() and value.isdigit()) or int(value) > 100:
+            if value is None or not (value.isascii() and value.isdigit()) or len(value) > 3:
+                return None  # argparse says why (and never meets int()'s digit limit)
+            if int(value) > 100:
                 return None
             args.retry = int(value)
         elif word == "--host":
             value = next(words, None)
-            if value not in HOST_CHOICES:
+            if value not in host_choices():
                 return None
             args.host = value
         elif word.startswith("-") or args.in_store is not None:
@@ -205,7 +229,7 @@ def count_with_retry(
     readable: bool = False,
     host: str | None = None,
     session: str | None = None,
-) -> Count | RecordCount:
+) -> Answer:
     """ERR-11: E-EMPTY and E-JSON may be transient on a file VS Code is rewriting.
 
     The kind-0 rewrite truncates the file and then writes it, so a reader can see an empty file
@@ -255,44 +279,44 @@ def main(
     if args.path is not None:  # `PATH SESSION` or `PATH --session ID`: the session in PATH
         in_store = in_store or args.session
     else:
-        from .session_lookup import resolve  # only here: `count PATH` stays lean
+        from .sessions.lookup import resolve  # only here: `count PATH` stays lean
 
         code = resolve(args.session, found, err)
         if code != EXIT_ANSWER:
             return code
         in_store = found["session"]  # a store of many sessions (opencode) counts that one
     path: str = found.get("file", args.path)
+    shown = printable(path)  # ERR-10: a name from the disk never drives the terminal
     problem = unusable(path)
     if problem is not None:  # PRO-2: the caller's mistake, not the log's
-        err.write(f"error: {path}: {problem}\n")
+        err.write(f"error: {shown}: {problem}\n")
         return EXIT_USAGE
     try:
         result = count_with_retry(path, args.retry, args.readable, args.host, in_store)
     except Rejection as rejection:  # ERR-10: exit 1, one line on stderr, nothing on stdout
-        err.write(f"error: {path}:{rejection.line}: {rejection.code}: {rejection.reason}\n")
+        reason = printable(rejection.reason)
+        err.write(f"error: {shown}:{rejection.line}: {rejection.code}: {reason}\n")
         return EXIT_REJECTED
     except OSError as error:
-        err.write(f"error: {path}: cannot read: {error.strerror or error}\n")
+        err.write(f"error: {shown}: cannot read: {printable(str(error.strerror or error))}\n")
         return EXIT_USAGE
     except MemoryError:
-        err.write(f"error: {path}:0: out of memory\n")
+        err.write(f"error: {shown}:0: out of memory\n")
         return EXIT_INTERNAL
     except Exception as error:  # a bug in the reference, never the input's fault
         err.write(
-            f"error: {path}:0: internal error in the reference: {type(error).__name__}: {error}\n"
+            f"error: {shown}:0: internal error in the reference: {type(error).__name__}: "
+            f"{printable(str(error))}\n"
         )
         return EXIT_INTERNAL
     if args.command == "count":
         answer = result.to_json()
         answer.update(found)  # --session: which file was counted, and its full id
-        out.write(orjson.dumps(answer).decode() + "\n")
+        out.write(dumps(answer) + "\n")  # ERR-10: exact, or one defined change
         return EXIT_ANSWER
     if found:
-        out.write(f"file: {found['file']}  (session {found['session']})\n")
-    if isinstance(result, RecordCount):
-        out.write(explain_records(result))
-    else:
-        out.write(explain(result))
+        out.write(f"file: {printable(found['file'])}  (session {printable(found['session'])})\n")
+    out.write(result.timeline())
     return EXIT_ANSWER
 
 
@@ -310,88 +334,12 @@ def unusable(path: str) -> str | None:
         return "cannot read: no such file"
     if os.path.isdir(path) or path.endswith(LOG_SUFFIXES):
         return None
-    try:
-        with open(path, "rb") as handle:
+    from .core.files import open_regular
+
+    try:  # never blocks on a FIFO nor reads a device: the reader refuses those (ERR-12)
+        with open_regular(path) as handle:
             if handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
                 return None
-    except OSError:
+    except (OSError, Rejection):
         return None  # the reader reports it (E-READ, or cannot read)
     return "not a .json, .jsonl, .jsonl.zst or .md file, a database or a storage folder"
-
-
-def explain_records(result: RecordCount) -> str:
-    """A human timeline of a Codex, pi or Claude Code log: counted records, inherited ones,
-    warnings."""
-    version = f" {result.host_version}" if result.host_version else ""
-    rows = [f"host: {result.host}{version}  era: {result.era or '-'}  records: {result.records}"]
-    for event in result.events:
-        details = ", ".join(f"{k} {v}" for k, v in event.items() if k != "line")
-        rows.append(f"line {event['line']:>7}  REBOOT  ({details})")
-    for line in result.inherited:
-        rows.append(f"line {line:>7}  inherited from the source thread, not counted (RBT-3)")
-    if result.companions:
-        rows.append(f"companion records seen and not counted (RBT-2): {result.companions}")
-    for notice in result.notices:
-        where = f"line {notice.line}" if notice.line is not None else "file"
-        rows.append(f"warning {notice.code} ({where}): {notice.message}")
-    total = f"reboots: {result.reboots}"
-    if result.on_path is not None:
-        total += f"  (on the current path: {result.on_path})"
-    rows.append(total)
-    return "\n".join(rows) + "\n"
-
-
-def explain(result: Count) -> str:
-    """A human timeline: one row per compaction event or phantom, then the totals."""
-    rows = [f"{'request':>7}  {'time (UTC)':<19}  {'marker':<33}  {'evidence':<34}  verdict"]
-    by_request: dict[int, list[Event]] = {}
-    for event in result.events:
-        by_request.setdefault(event.request, []).append(event)
-    for view in result.views:
-        when = _time(view.timestamp)
-        marker = view.marker or "-"
-        if view.removed:
-            rows.append(f"{view.index:>7}  {when:<19}  {marker:<33}  {'-':<34}  removed (CNT-5)")
-            continue
-        for event in by_request.get(view.index, []):
-            label = event.key if event.kind == "provider" else _preview(event.key)
-            evidence = f"{event.source} {label}"
-            verdict = "REBOOT" if event.reboot else "same as previous"
-            rows.append(
-                f"{view.index:>7}  {when:<19}  {marker:<33}  {evidence[:34]:<34}  {verdict}"
-            )
-        if view.phantom_reason is not None:
-            rows.append(
-                f"{view.index:>7}  {when:<19}  {marker:<33}  {'-':<34}"
-                f"  phantom: {view.phantom_reason}"
-            )
-    for notice in result.notices:
-        where = f"line {notice.line}" if notice.line is not None else f"request {notice.request}"
-        rows.append(f"warning {notice.code} ({where}): {notice.message}")
-    rows.append(
-        f"reboots: {result.reboots}  (requests: {result.requests}, events: {len(result.events)})"
-    )
-    if result.reboots_possible != result.reboots:
-        lost = result.reboots_possible - result.reboots
-        rows.append(
-            f"reboots_possible: {result.reboots_possible}  ({lost} phantom(s) lost-after-error:"
-            " the request ended in an error that dropped its summary entries, so the model"
-            " probably continued from a summary whose text is not on disk; not counted, OUT-3)"
-        )
-    return "\n".join(rows) + "\n"
-
-
-def _preview(text: str) -> str:
-    flat = " ".join(text.split())
-    return repr(flat[:14] + ("..." if len(flat) > 14 else ""))
-
-
-def _time(timestamp: float | None) -> str:
-    if timestamp is None:
-        return "-"
-    from datetime import UTC, datetime  # only explain needs it
-
-    try:
-        return datetime.fromtimestamp(timestamp / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S")
-    except (OverflowError, OSError, ValueError):
-        return "-"

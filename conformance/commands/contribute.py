@@ -14,9 +14,7 @@ from typing import Any
 from ...generators.anonymize.command import cli as anonymize_cli
 from ...generators.corpus.add_fixture import cli as add_fixture_cli
 from ...reference import count_path
-from ...reference.answer import RecordCount
-from ...reference.cli import explain, explain_records
-from ...reference.errors import Rejection
+from ...reference.core.errors import Rejection
 
 
 def reference_view(session: Path) -> tuple[dict[str, Any], str]:
@@ -36,7 +34,7 @@ def reference_view(session: Path) -> tuple[dict[str, Any], str]:
         }
         text = f"error: {session}:{rejection.line}: {rejection.code}: {rejection.reason}\n"
         return answer, text
-    text = explain_records(result) if isinstance(result, RecordCount) else explain(result)
+    text = result.timeline()
     return {"outcome": "count", **result.to_json()}, text
 
 

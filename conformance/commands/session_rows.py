@@ -12,16 +12,11 @@ message is read on the same pass, from the values the reader sees.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ...reference import FAST_FROM_BYTES, count_vscode
-from ...reference.count import count_state
-from ...reference.errors import Notice, Rejection
-from ...reference.finder import Found
-from ...reference.hosts import CODEX, OPENCODE, VSCODE, codex, detect, pi
-from ...reference.jsonvalues import iter_values
-from ...reference.replay import load_path, open_regular
+from ...reference.core.errors import Notice, Rejection
+from ...reference.core.registry import detect, get
+from ...reference.sessions.finder import Found
 
 Row = dict[str, Any]
 TITLE_CHARS = 200  # kept in a row; the table shortens further
@@ -32,23 +27,26 @@ READS = 2  # a file that changed while it was read is read once more (a live ses
 
 
 def count_batch(items: list[Found]) -> list[Row]:
-    """The rows of a batch of files (one task of the pool: fewer round trips than one a file)."""
-    return [count_row(item) for item in items]
+    """The rows of a batch of files (one task of the pool: fewer round trips than one a file).
+
+    The sessions of one store (an opencode database) come as one item each and are counted
+    together, the store read once: its first item stands for all of them."""
+    rows: list[Row] = []
+    stores: dict[tuple[str, str], set[str]] = {}
+    for item in items:
+        if item.within:
+            stores.setdefault((item.host, item.path), set()).add(item.id)
+        else:
+            rows.append(count_row(item))
+    for (host, path), ids in stores.items():
+        label = next(item.store for item in items if item.within and item.path == path)
+        rows += [row for row in count_store(path, host, label) if row["id"] in ids or not row["id"]]
+    return rows
 
 
 def count_row(item: Found) -> Row:
     """The row of one file; every failure is a warning on it, never an exception."""
-    row: Row = {
-        "host": item.host,
-        "id": item.id,
-        "title": "",
-        "modified": None,
-        "reboots": None,
-        "warnings": [],
-        "file": item.path,
-        "size": None,
-        "store": item.store,
-    }
+    row = _blank(item)
     try:
         _fill(row, item.path, item.id)
     except Rejection as rejection:  # ERR-10: the code, and where
@@ -64,6 +62,26 @@ def count_row(item: Found) -> Row:
     return row
 
 
+def cache_key(item: Found) -> str:
+    """What a row is kept under in the listing's cache: the file, or the store, it came from."""
+    return "\0".join((item.host, item.store, item.path, "" if item.within else item.id))
+
+
+def _blank(item: Found) -> Row:
+    return {
+        "cache_key": cache_key(item),
+        "host": item.host,
+        "id": item.id,
+        "title": "",
+        "modified": None,
+        "reboots": None,
+        "warnings": [],
+        "file": item.path,
+        "size": None,
+        "store": item.store,
+    }
+
+
 def _fill(row: Row, path: str, session: str) -> None:
     before = _stamp(path, row)
     for _ in range(READS):
@@ -75,6 +93,7 @@ def _fill(row: Row, path: str, session: str) -> None:
     else:
         _warn(row, W_CHANGED, "the file changed while it was read (a live session?)")
     row["host"] = host
+    row["id"] = get(host).session_ids(path, session)[0]  # a Gemini CLI chat's whole id
     row["reboots"] = reboots
     row["title"] = _shorten(title, TITLE_CHARS)
     for notice in notices:
@@ -89,97 +108,44 @@ def _stamp(path: str, row: Row) -> tuple[int, int]:
 
 
 def _read(path: str, size: int, session: str) -> tuple[str, int, str, list[Notice]]:
-    """(host, reboots, title, warnings) of one file, by the reference's readers; an opencode
-    store is counted for the session `session` of it (OPC-11)."""
+    """(host, reboots, title, warnings) of one file, by the host the registry detects and its
+    own count (the same call `count` makes); a store is counted for the session `session` of
+    it (OPC-11)."""
     host = detect(path)
-    if host == OPENCODE:
-        from ...reference.hosts.opencode import count_opencode
-
-        result = count_opencode(path, session)
-        return host, result.reboots, "", result.notices
-    if host == VSCODE:
-        if size >= FAST_FROM_BYTES:  # the fast path answers; its title is not read
-            fast = count_vscode(path)
-            return host, fast.reboots, "", fast.notices
-        replay = load_path(path)
-        count = count_state(replay.state)
-        return host, count.reboots, vscode_title(replay.state), [*replay.notices, *count.notices]
-    notices: list[Notice] = []
-    titles: list[str] = []
-    with open_regular(path) as stream:
-        values = _watch(iter_values(stream, notices), host, titles)
-        result = codex.count_records(values) if host == CODEX else pi.count_records(values)
-    return host, result.reboots, (titles or [""])[0], [*notices, *result.notices]
+    answer = host.count(path, session=session, with_title=True)
+    return host.key, answer.reboots, answer.title, list(answer.notices)
 
 
-def vscode_title(state: dict[str, Any]) -> str:
-    """The title VS Code shows (`customTitle`), else the first request's message."""
-    title = state.get("customTitle")
-    if isinstance(title, str) and title.strip():
-        return title
-    requests = state.get("requests")
-    if isinstance(requests, list) and requests and isinstance(requests[0], dict):
-        message = requests[0].get("message")
-        if isinstance(message, dict) and isinstance(message.get("text"), str):
-            return str(message["text"])
-    return ""
-
-
-def _watch(
-    values: Iterable[tuple[int, Any]], host: str, titles: list[str]
-) -> Iterator[tuple[int, Any]]:
-    """Pass the reader's values through, noting the session's name or first user message.
-
-    A name the user gave (pi's `session_info`) goes first; else the first user message.
-    """
-    first: str | None = None
-    for line, value in values:
-        if isinstance(value, dict):
-            if host == CODEX:
-                first = first or _codex_message(value)
-            else:
-                name = _pi_name(value)
-                if name:
-                    titles[:] = [name]
-                first = first or _pi_message(value)
-        yield line, value
-    if not titles and first:
-        titles.append(first)
-
-
-def _codex_message(value: dict[str, Any]) -> str | None:
-    payload = value.get("payload")
-    if value.get("type") != "event_msg" or not isinstance(payload, dict):
-        return None
-    if payload.get("type") == "user_message" and isinstance(payload.get("message"), str):
-        return str(payload["message"]) or None
-    return None
-
-
-def _pi_name(value: dict[str, Any]) -> str | None:
-    name = value.get("name")
-    if value.get("type") == "session_info" and isinstance(name, str) and name.strip():
-        return name
-    return None
-
-
-def _pi_message(value: dict[str, Any]) -> str | None:
-    message = value.get("message")
-    if value.get("type") != "message" or not isinstance(message, dict):
-        return None
-    if message.get("role") != "user":
-        return None
-    content = message.get("content")
-    if isinstance(content, str):
-        return content or None
-    if isinstance(content, list):
-        texts = [p["text"] for p in content if isinstance(p, dict) and _is_text(p.get("text"))]
-        return " ".join(texts) or None
-    return None
-
-
-def _is_text(value: Any) -> bool:
-    return isinstance(value, str)
+def count_store(path: str, host_key: str, store: str) -> list[Row]:
+    """The rows of every session of one store (an opencode database or storage folder), the
+    store read once (one private copy of a database, OPC-12), whatever its size."""
+    host = get(host_key)
+    rows: list[Row] = []
+    try:
+        info = os.stat(path)
+        answers = host.count_store(path)
+    except Rejection as rejection:
+        row = _blank(Found(host_key, store, "", path, True))
+        _warn(row, rejection.code, f"line {rejection.line}: {rejection.reason}")
+        return [row]
+    except OSError as error:
+        row = _blank(Found(host_key, store, "", path, True))
+        _warn(row, E_READ, f"cannot read: {error.strerror or error}")
+        return [row]
+    for ident, title, answer in answers:
+        row = _blank(Found(host_key, store, ident, path, True))
+        row["modified"], row["size"] = info.st_mtime, info.st_size
+        row["title"] = _shorten(title, TITLE_CHARS)
+        if isinstance(answer, Rejection):
+            _warn(row, answer.code, f"line {answer.line}: {answer.reason}")
+        elif isinstance(answer, Exception):
+            _warn(row, E_INTERNAL, f"internal error: {type(answer).__name__}: {answer}")
+        else:
+            row["reboots"] = answer.reboots
+            for notice in answer.notices:
+                _warn(row, notice.code, notice.message)
+        rows.append(row)
+    return rows
 
 
 def _warn(row: Row, code: str, message: str) -> None:

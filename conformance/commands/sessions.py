@@ -16,18 +16,18 @@ import argparse
 import os
 import re
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from datetime import datetime
 from typing import TextIO
 
-import orjson
-
-from ...reference.cli import HOST_CHOICES
-from ...reference.finder import Found, Problem, Scan, scan
-from ...reference.stores import VSCODE_USER_DATA_ENV, roots
-from .session_rows import E_INTERNAL, Row, count_batch
+from ...reference.cli import host_choices, host_names, store_variables
+from ...reference.core.printable import dumps, printable
+from ...reference.sessions.finder import Found, Problem, Scan, scan
+from ...reference.sessions.stores import roots
+from .session_rows import E_INTERNAL, Row, cache_key, count_batch
 from .usage import UsageParser
 
 SERIAL_BELOW = 24  # fewer files than this are counted in this process: a pool costs more
@@ -38,7 +38,7 @@ TITLE_WIDTH = 48
 ID_MIN = 8  # ids are shown by their shortest unique prefix, at least this long
 
 EXAMPLES = """examples:
-  rebootspec sessions                          every session of VS Code, Codex and pi here
+  rebootspec sessions                          every session of every host here
   rebootspec sessions --host codex --since 7d  Codex sessions changed in the last 7 days
   rebootspec sessions --since 2026-11-01 --json | jq -r 'select(.reboots > 0) | .file'
   rebootspec sessions --path /mnt/old-laptop/.codex --path ~/saved-chats
@@ -48,15 +48,21 @@ then: rebootspec explain --session ID (any unique prefix of an id shown)"""
 def build_parser() -> argparse.ArgumentParser:
     parser = UsageParser(
         prog="rebootspec sessions",
-        description="List every session of VS Code Copilot Chat, Codex CLI and pi on this\n"
-        "machine, newest first, with its reboot count and warnings. The stores are looked\n"
-        f"up as spec/STORES.md says ({VSCODE_USER_DATA_ENV},\n"
-        "CODEX_HOME and PI_CODING_AGENT_DIR move them).",
+        description=textwrap.fill(
+            "List every session of "
+            + ", ".join(host_names())
+            + " on this machine, newest first, with its reboot count and warnings. The stores "
+            "are looked up as spec/STORES.md says ("
+            + store_variables()
+            + " move them; basic-agent-chat-loop's .chat-sessions is looked for in the current "
+            "folder).",
+            78,
+        ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--host", action="append", choices=HOST_CHOICES, help="only this host (repeatable)"
+        "--host", action="append", choices=host_choices(), help="only this host (repeatable)"
     )
     parser.add_argument(
         "--since",
@@ -73,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
         "user data folder, a Codex home, a pi agent folder) or any folder of session files",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="count every session again, and leave the cache alone (it lives in the user's "
+        "cache folder; REBOOTSPEC_CACHE_DIR moves it; deleting it is always safe)",
+    )
     parser.add_argument(
         "--jobs",
         type=_jobs,
@@ -122,19 +134,46 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     walked = scan([] if args.path else roots(hosts), args.path or ())
     items = _select(walked.found, hosts if args.path is None else None, args.since)
     started = time.perf_counter()
-    rows = count_all(items, args.jobs, progress=err if err.isatty() else None)
+    if args.no_cache:
+        rows = count_all(items, args.jobs, progress=err if err.isatty() else None)
+    else:
+        rows = count_cached(items, args.jobs, progress=err if err.isatty() else None)
     seconds = time.perf_counter() - started
     rows = [r for r in rows if hosts is None or r["host"] in hosts]
     if args.since is not None:
         rows = [r for r in rows if r["modified"] is None or r["modified"] >= args.since]
     rows.sort(key=lambda r: (r["modified"] is not None, r["modified"] or 0), reverse=True)
+    mark_copies(rows)
     rows += [_problem_row(p) for p in walked.problems]
     if args.json:
-        out.writelines(orjson.dumps(_json_row(r)).decode() + "\n" for r in rows)
+        out.writelines(dumps(_json_row(r)) + "\n" for r in rows)  # ERR-10: exact JSON
     else:
         out.write(table(rows))
     _summary(rows, walked, seconds, args.jobs, err)
     return 0
+
+
+W_COPY = "W-COPY"
+
+
+def mark_copies(rows: list[Row]) -> None:
+    """VS Code's profile storage holds migrated copies of legacy files (spec/STORES.md): when one
+    session id is both a legacy file and a profile file, the profile file is the copy. Both are
+    listed, each with its own count; the copy's row says so, and counts are never added."""
+    legacy = {
+        (row["host"], row["id"]): row["file"]
+        for row in rows
+        if row["id"] and str(row.get("store") or "").startswith("legacy-")
+    }
+    for row in rows:
+        original = legacy.get((row["host"], row["id"]))
+        if original and row.get("store") == "profile":
+            row["warnings"].append(
+                {
+                    "code": W_COPY,
+                    "message": f"VS Code's migrated copy of {original}: one session, not two",
+                }
+            )
 
 
 def _select(found: list[Found], hosts: tuple[str, ...] | None, since: float | None) -> list[Found]:
@@ -163,13 +202,21 @@ def count_all(items: Sequence[Found], jobs: int, progress: TextIO | None = None)
     update = _progress(len(items), progress) if progress is not None else None
     rows: list[Row] = []
     if processes(len(items), jobs) == 1:
+        rows += count_batch([item for item in items if item.within])
         for item in items:
-            rows += count_batch([item])
+            if not item.within:
+                rows += count_batch([item])
             if update:
                 update(1)
     else:
         size = max(1, min(MAX_BATCH, len(items) // (jobs * 8)))
-        batches = [list(items[i : i + size]) for i in range(0, len(items), size)]
+        files = [item for item in items if not item.within]
+        batches = [list(files[i : i + size]) for i in range(0, len(files), size)]
+        by_store: dict[str, list[Found]] = {}
+        for item in items:
+            if item.within:  # a store's sessions go together: the store is read once
+                by_store.setdefault(item.path, []).append(item)
+        batches += list(by_store.values())
         with ProcessPoolExecutor(max_workers=min(jobs, MAX_WORKERS)) as pool:
             futures: dict[Future[list[Row]], list[Found]] = {
                 pool.submit(count_batch, batch): batch for batch in batches
@@ -185,6 +232,35 @@ def count_all(items: Sequence[Found], jobs: int, progress: TextIO | None = None)
     if update:
         update(0, close=True)
     return rows
+
+
+def count_cached(items: Sequence[Found], jobs: int, progress: TextIO | None = None) -> list[Row]:
+    """`count_all`, less the files whose rows the cache holds for their present size and time
+    (sessions_cache.py); the new rows are kept for the next listing."""
+    from .sessions_cache import Cache, cache_dir, version_key
+
+    cache = Cache(cache_dir(), version_key())
+    groups: dict[str, list[Found]] = {}  # a store's sessions share one entry: its file's
+    for item in items:
+        groups.setdefault(cache_key(item), []).append(item)
+    rows: list[Row] = []
+    todo: list[Found] = []
+    for key, group in groups.items():
+        cached = cache.get(key, group[0].path)
+        if cached is None:
+            todo += group
+        else:
+            rows += cached
+    counted = count_all(todo, jobs, progress)
+    fresh: dict[str, list[Row]] = {}
+    for row in counted:
+        fresh.setdefault(str(row.get("cache_key")), []).append(row)
+    for key, kept in fresh.items():
+        if key in groups:
+            cache.put(key, groups[key][0].path, [_public(r) for r in kept])
+    cache.forget_missing()
+    cache.save()
+    return rows + counted
 
 
 def processes(files: int, jobs: int) -> int:
@@ -238,8 +314,13 @@ def _problem_row(problem: Problem) -> Row:
     }
 
 
+def _public(row: Row) -> Row:
+    """A row as it is shown: without the cache's key."""
+    return {name: value for name, value in row.items() if name != "cache_key"}
+
+
 def _json_row(row: Row) -> Row:
-    return {**row, "modified": _iso(row["modified"])}
+    return {**_public(row), "modified": _iso(row["modified"])}
 
 
 def _iso(stamp: float | None) -> str | None:
@@ -251,20 +332,23 @@ def _iso(stamp: float | None) -> str | None:
 def table(rows: list[Row]) -> str:
     """The listing for people: one line a row, ids by their shortest unique prefix."""
     short = short_ids([r["id"] for r in rows if r["id"]])
-    lines = [f"{'modified':<16}  {'host':<6}  {'reboots':>7}  {'id':<13}  {'title':<48}  warnings"]
+    wide = max([4, *(len(r["host"]) for r in rows)])  # the longest host name sets the column
+    lines = [
+        f"{'modified':<16}  {'host':<{wide}}  {'reboots':>7}  {'id':<13}  {'title':<48}  warnings"
+    ]
     for row in rows:
         when = "-" if row["modified"] is None else _local(row["modified"])
         reboots = "-" if row["reboots"] is None else str(row["reboots"])
-        ident = short.get(row["id"], "-") if row["id"] else "-"
-        if row["id"]:
-            title = row["title"]
+        ident = printable(short.get(row["id"], "-")) if row["id"] else "-"
+        if row["id"]:  # ERR-10: a title or a path from the disk never drives the terminal
+            title = printable(row["title"])
             title = title if len(title) <= TITLE_WIDTH else title[: TITLE_WIDTH - 1] + "…"
         else:  # a folder or file the scan could not read: its path, the end of it kept
-            title = row["file"]
+            title = printable(row["file"])
             title = title if len(title) <= TITLE_WIDTH else "…" + title[1 - TITLE_WIDTH :]
         codes = _codes(row)
         lines.append(
-            f"{when:<16}  {row['host']:<6}  {reboots:>7}  {ident:<13}  {title:<48}  {codes}"
+            f"{when:<16}  {row['host']:<{wide}}  {reboots:>7}  {ident:<13}  {title:<48}  {codes}"
         )
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
@@ -309,7 +393,8 @@ def _summary(rows: list[Row], walked: Scan, seconds: float, jobs: int, err: Text
     if not sessions:
         err.write("no sessions found; looked in:\n")
         for root, exists in walked.looked:
-            err.write(f"  {root.host:<6}  {root.path}{'' if exists else '  (not there)'}\n")
+            shown = printable(root.path)
+            err.write(f"  {root.host:<6}  {shown}{'' if exists else '  (not there)'}\n")
         return
     err.write(
         f"{len(sessions)} session(s), {warned} row(s) with warnings; counted in "

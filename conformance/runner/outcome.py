@@ -21,7 +21,7 @@ import signal
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...reference.errors import ERROR_CODES
+from ...reference.core.errors import ERROR_CODES
 from .answers import AnswerReader, read_informative
 
 PROTOCOL_VERSION = 2

@@ -50,15 +50,21 @@ PICKS = (
             c.container == "json" and "legacy-json" in c.tags and c.expect["outcome"] == "count"
         ),
     ),
-    # HST-1: one easy count per other host (not claimed by a candidate that does not count it).
-    Pick("codex rollout", lambda c: c.host == "codex" and _counts_some(c)),
-    Pick("pi session", lambda c: c.host == "pi" and _counts_some(c)),
-    Pick("claude-code transcript", lambda c: c.host == "claude-code" and _counts_some(c)),
-    Pick("gemini chat", lambda c: c.host == "gemini-cli" and _counts_some(c)),
-    # Inputs of several files (PRO-1): a store and its {session}, a chain of session files.
-    Pick("opencode store", lambda c: c.host == "opencode" and _counts_some(c)),
-    Pick("chat-loop chain", lambda c: c.host == "basic-agent-chat-loop" and _counts_some(c)),
 )
+
+
+def host_picks() -> tuple[Pick, ...]:
+    """HST-1: one easy count per other host of the registry (spec/hosts.toml), not claimed by
+    a candidate that does not count it; a store and its {session}, or a chain, included."""
+    from ...reference.core.registry import hosts
+
+    return tuple(
+        Pick(host.input_label, _counts_of(host.key)) for host in hosts() if not host.fallback
+    )
+
+
+def _counts_of(key: str) -> Callable[[Case], bool]:
+    return lambda c: c.host == key and _counts_some(c)
 
 
 def _counts_some(case: Case) -> bool:
@@ -91,7 +97,7 @@ def choose(cases: list[Case]) -> list[tuple[str, Case | None]]:
     """The smoke cases (None where the corpus has no case of that kind)."""
     chosen: list[tuple[str, Case | None]] = []
     used: set[str] = set()
-    for pick in PICKS:
+    for pick in (*PICKS, *host_picks()):
         fits = [c for c in cases if c.id not in used and pick.wants(c)]
         # A case whose count 2.0 changed comes last: the smoke checks the wiring, not the rules.
         fits.sort(key=lambda c: (CHANGED in c.tags, len(c.tags), _size(c), c.id))

@@ -28,7 +28,7 @@ with the copy time; its own turns follow. C5 marks a subagent's copied lines wit
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .common import DEEP, Clock, deep_line, hex8, line, start, uuid, uuid7, words
@@ -37,6 +37,7 @@ from .plan import (
     Compact,
     Copy,
     Deep,
+    Freeform,
     Garbage,
     Manual,
     OddCompacted,
@@ -67,10 +68,11 @@ class Build:
     order: str = "c3"  # where `turn_context` goes around a compaction
     turn_ids: bool = False
     ordinal: bool = False  # C5: outer ordinal, window ids, item_completed companion
+    turn_context: bool = True  # a `turn_context` record each turn: 0.36.0 on (CDX-8, a mark)
 
 
 BUILDS = {
-    "0.30.0": Build("0.30.0", "2025-08-20T09:00:00"),
+    "0.30.0": Build("0.30.0", "2025-08-20T09:00:00", turn_context=False),
     "0.36.0": Build("0.36.0", "2025-09-20T09:00:00", prefix=False),
     "0.59.0": Build("0.59.0", "2025-11-20T09:00:00"),
     "0.63.0": Build("0.63.0", "2025-12-05T09:00:00", companion=True, order="c3"),
@@ -89,10 +91,12 @@ ERA_BUILD["C5"] = "0.169.0"
 
 
 def build_of(plan: CodexPlan) -> Build:
+    """The build a plan names; a version of no modelled build (a fork's or a checkout's own
+    stamp, a pre-release: CDX-8) writes its era's shapes under that `cli_version`."""
     key = plan.version or ERA_BUILD[plan.era]
     if key in BUILDS:
         return BUILDS[key]
-    return Build(key, BUILDS[ERA_BUILD[plan.era]].start)
+    return replace(BUILDS[ERA_BUILD[plan.era]], version=key)
 
 
 class Rollout:
@@ -241,7 +245,8 @@ class Rollout:
         self.task_started()
         for compaction in (c for c in step.compactions if c.when == "pre"):
             self.compaction(compaction, mid=False)
-        self.turn_context()
+        if self.build.turn_context:
+            self.turn_context()
         self.user_message()
         mids = [c for c in step.compactions if c.when == "mid"]
         for index in range(max(step.tools, len(mids))):
@@ -252,6 +257,43 @@ class Rollout:
         if step.aborted:
             self.event({"type": "turn_aborted", "reason": "interrupted"})
             return
+        text = self.answer()
+        self.token_count(60_000)
+        self.task_complete(text)
+
+    def freeform(self, step: Freeform) -> None:
+        """A turn that edits with the free-form `apply_patch` tool (`ResponseItem::CustomToolCall`,
+        GPT-5's custom tools); with `ghost`, the `ResponseItem::GhostSnapshot` that the `/undo`
+        machinery (`codex-rs/core/src/tasks/ghost_snapshot.rs`) writes before the turn's tools."""
+        self.clock.wait(self.gap)
+        self.gap = 30.0
+        self.task_started()
+        if self.build.turn_context:
+            self.turn_context()
+        self.user_message()
+        if step.ghost:
+            commit = {
+                "id": hex8(self.rng) * 5,
+                "parent": hex8(self.rng) * 5,
+                "preexisting_untracked_files": [],
+                "preexisting_untracked_dirs": [],
+            }
+            self.item({"type": "ghost_snapshot", "ghost_commit": commit})
+        call = "call_" + hex8(self.rng) + hex8(self.rng)
+        patch = "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-old\n+new\n*** End Patch\n"
+        self.item(
+            {
+                "type": "custom_tool_call",
+                "status": "completed",
+                "call_id": call,
+                "name": "apply_patch",
+                "input": patch,
+            }
+        )
+        self.clock.wait(2)
+        output = '{"output":"Success. Updated the following files:\\nM src/lib.rs\\n"}'
+        self.item({"type": "custom_tool_call_output", "call_id": call, "output": output})
+        self.token_count(120_000)
         text = self.answer()
         self.token_count(60_000)
         self.task_complete(text)
@@ -410,6 +452,8 @@ def play(plan: CodexPlan, clock: Clock | None = None) -> Rollout:
             rollout.third_party()
         elif isinstance(step, Deep):
             rollout.deep(step)
+        elif isinstance(step, Freeform):
+            rollout.freeform(step)
     if plan.torn:
         rollout.clock.wait(12)
         whole = line(

@@ -106,7 +106,18 @@ class Copy:
     same_second: bool = False
 
 
-CodexStep = Turn | Manual | Rollback | Resume | Garbage | OddCompacted | ThirdParty | Deep
+@dataclass(frozen=True)
+class Freeform:
+    """A user turn whose edit goes through the free-form `apply_patch` tool: a
+    `custom_tool_call` and its output, which 0.34.0 already wrote (no mark, CDX-8); `ghost`
+    puts the turn's `ghost_snapshot` item (the `/undo` commit, 0.53.0 on: a mark) before it."""
+
+    ghost: bool = False
+
+
+CodexStep = (
+    Turn | Manual | Rollback | Resume | Garbage | OddCompacted | ThirdParty | Deep | Freeform
+)
 
 
 @dataclass(frozen=True)

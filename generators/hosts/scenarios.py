@@ -39,6 +39,7 @@ from .plan import (
     Deep,
     Exchange,
     Extras,
+    Freeform,
     Garbage,
     GemGarbage,
     GemPlan,
@@ -73,6 +74,8 @@ CLAUDE_RULES = (
 CHAT_LOOP = "basic-agent-chat-loop"
 CHAT_RULES = ("HST-1", "HST-2", "RBT-1", "BCL-1", "BCL-2", "BCL-3", "BCL-4", "OUT-4")
 MID = Compact(kind="local", when="mid")
+# CDX-8: a `git describe` stamp of a build from a checkout, seen in a published 2025-12-06 rollout
+DESCRIBED = "0.2.0-alpha.2-1673-gb519267d"
 PRE = Compact(kind="local", when="pre")
 REMOTE = Compact(kind="remote", when="mid")
 
@@ -406,6 +409,52 @@ SCENARIOS: tuple[HostScenario, ...] = (
         ("codex-unmeasurable", "rejection"),
         _codex(Turn(2), Turn(1), version="0.30.0"),
         reject="E-UNMEASURABLE",
+    ),
+    HostScenario(
+        "codex-old-release-no-marks",
+        "codex",
+        ("C0",),
+        "a 0.34.0 rollout with free-form tool calls and token counts, no compacted: rejected",
+        ("CDX-8", "RBT-5", "ERR-14", "ERR-10"),
+        ("codex-unmeasurable", "codex-version-string", "rejection"),
+        _codex(Turn(1), Freeform(), Turn(1), version="0.34.0"),
+        reject="E-UNMEASURABLE",
+        comment="CDX-8: custom_tool_call items and token_count events are no mark (0.34.0 wrote "
+        "them); the file shows none and names a plain release before 0.36.0.",
+    ),
+    # -- Codex: a version string that is no witness (CDX-8, issue #38) --------------------
+    HostScenario(
+        "codex-describe-version",
+        "codex",
+        ("C3",),
+        "a December 2025 rollout stamped with a git describe version, no compaction; no reboots",
+        ("CDX-8", "RBT-5"),
+        ("codex-version-string", "codex-no-compaction"),
+        _codex(Turn(1), Freeform(ghost=True), Turn(2), version=DESCRIBED),
+        comment=f"CDX-8: cli_version {DESCRIBED!r} is no plain release and says nothing; "
+        "turn_context and ghost_snapshot records are marks of a later writer.",
+    ),
+    HostScenario(
+        "codex-describe-version-compacts",
+        "codex",
+        ("C3",),
+        "a December 2025 rollout stamped with a git describe version, two compactions; two reboots",
+        ("CDX-8", "CDX-9"),
+        ("codex-version-string", "codex-mid-turn", "codex-manual"),
+        _codex(Turn(1), Freeform(ghost=True), Turn(2, (MID,)), Manual(), version=DESCRIBED),
+        comment=f"CDX-8: a file with compacted records is never C0, whatever its cli_version "
+        f"({DESCRIBED!r}) says.",
+    ),
+    HostScenario(
+        "codex-prerelease-version",
+        "codex",
+        ("C1",),
+        "a rollout stamped 0.42.0-alpha.3, a pre-release, no compaction; no reboots",
+        ("CDX-8", "RBT-5"),
+        ("codex-version-string", "codex-no-compaction"),
+        _codex(Turn(2), Freeform(), Turn(1), version="0.42.0-alpha.3"),
+        comment="CDX-8: a pre-release (the IDE extension bundles such builds) is no plain "
+        "release and says nothing; the turn_context records are marks.",
     ),
     # -- Codex: damage and bounds --------------------------------------------------------
     HostScenario(

@@ -17,7 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from rebootspec.reference.eras import load_table
+from rebootspec.reference.hosts.vscode.eras import load_table
 
 TABLE = load_table()
 MARKER_KINDS: list[str] = list(TABLE["marker_part_kinds"])

@@ -14,9 +14,9 @@ import pytest
 
 from rebootspec.conformance.commands.contribute import reference_view
 from rebootspec.generators.anonymize.command import anonymize_bytes, comparable
-from rebootspec.reference.count import count_state
-from rebootspec.reference.errors import Rejection
-from rebootspec.reference.replay import load_flat, replay_bytes
+from rebootspec.reference.core.errors import Rejection
+from rebootspec.reference.hosts.vscode.count import count_state
+from rebootspec.reference.hosts.vscode.replay import load_flat, replay_bytes
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

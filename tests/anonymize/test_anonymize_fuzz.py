@@ -11,9 +11,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from rebootspec.generators.anonymize.command import anonymize_bytes
-from rebootspec.reference.count import count_state
-from rebootspec.reference.errors import Rejection
-from rebootspec.reference.replay import load_flat, replay_bytes
+from rebootspec.reference.core.errors import Rejection
+from rebootspec.reference.hosts.vscode.count import count_state
+from rebootspec.reference.hosts.vscode.replay import load_flat, replay_bytes
 
 SEED_LINES = [
     b'{"kind":0,"v":{"version":3,"requests":[]}}',

@@ -17,9 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rebootspec.generators.anonymize.command import anonymize_bytes
-from rebootspec.reference.count import count_state
-from rebootspec.reference.errors import Rejection
-from rebootspec.reference.replay import load_flat, replay_bytes
+from rebootspec.reference.core.errors import Rejection
+from rebootspec.reference.hosts.vscode.count import count_state
+from rebootspec.reference.hosts.vscode.replay import load_flat, replay_bytes
 from tests.anonymize.anon_sessions import (
     BAD_BYTES,
     BASE_TIME,

@@ -7,9 +7,9 @@ import pytest
 
 from rebootspec.generators.anonymize.command import anonymize_bytes
 from rebootspec.generators.anonymize.pseudonym import Pseudonyms
-from rebootspec.reference.count import count_state
-from rebootspec.reference.errors import Rejection
-from rebootspec.reference.replay import replay_bytes
+from rebootspec.reference.core.errors import Rejection
+from rebootspec.reference.hosts.vscode.count import count_state
+from rebootspec.reference.hosts.vscode.replay import replay_bytes
 
 SECRET = b"rules-test-secret"
 HEAD = b'{"kind":0,"v":{"version":3,"requests":[]}}\n'

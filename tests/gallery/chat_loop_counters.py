@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable
 
 from rebootspec.reference import count_path
-from rebootspec.reference.answer import RecordCount
-from rebootspec.reference.errors import E_CHAIN, E_HOST, E_UNMEASURABLE, Rejection
-from rebootspec.reference.hosts import chat_loop
-from rebootspec.reference.hosts.chat_loop import (
+from rebootspec.reference.core.answer import RecordCount
+from rebootspec.reference.core.errors import E_CHAIN, E_HOST, E_UNMEASURABLE, Rejection
+from rebootspec.reference.hosts.chat_loop import reader as chat_loop
+from rebootspec.reference.hosts.chat_loop.reader import (
     PREVIOUS,
     READ_BYTES,
     NotASession,

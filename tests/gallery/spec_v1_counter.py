@@ -31,8 +31,8 @@ import orjson
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from rebootspec.reference.errors import Rejection
-from rebootspec.reference.replay import load_path
+from rebootspec.reference.core.errors import Rejection
+from rebootspec.reference.hosts.vscode.replay import load_path
 
 # The spec 1.0 era table: English only (translations came with 2.0, ERA-3).
 MARKER_PART_KINDS = frozenset({"progressTaskSerialized", "progressTask"})

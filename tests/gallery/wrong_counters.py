@@ -29,9 +29,26 @@ import tempfile
 from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
 
-from rebootspec.reference import count_path, count_vscode
-from rebootspec.reference.answer import RecordCount
-from rebootspec.reference.count import (
+from rebootspec.reference import count_path
+from rebootspec.reference.core import registry
+from rebootspec.reference.core.answer import RecordCount
+from rebootspec.reference.core.errors import (
+    E_HOST,
+    E_JSON,
+    E_READ,
+    E_STATE,
+    E_UNMEASURABLE,
+    Notice,
+    Rejection,
+)
+from rebootspec.reference.core.jsonvalues import W_SKIPPED, iter_values
+from rebootspec.reference.hosts.claude_code import reader as claude_code
+from rebootspec.reference.hosts.codex import reader as codex
+from rebootspec.reference.hosts.gemini_cli import reader as gemini
+from rebootspec.reference.hosts.opencode.reader import count_session
+from rebootspec.reference.hosts.opencode.store import Session, read_session
+from rebootspec.reference.hosts.pi import reader as pi
+from rebootspec.reference.hosts.vscode.count import (
     PROVIDER,
     TEXT,
     Event,
@@ -45,33 +62,17 @@ from rebootspec.reference.count import (
     requests_of,
     stored_events,
 )
-from rebootspec.reference.eras import vocabulary
-from rebootspec.reference.errors import (
-    E_HOST,
-    E_JSON,
-    E_READ,
-    E_STATE,
-    E_UNMEASURABLE,
-    Notice,
-    Rejection,
-)
-from rebootspec.reference.hosts import (
-    CLAUDE_CODE,
-    CODEX,
-    GEMINI,
-    OPENCODE,
-    PI,
-    claude_code,
-    codex,
-    detect,
-    gemini,
-    pi,
-)
-from rebootspec.reference.hosts.opencode import count_session
-from rebootspec.reference.hosts.opencode_read import Session, read_session
-from rebootspec.reference.jsonvalues import W_SKIPPED, iter_values
-from rebootspec.reference.replay import BOM, _Replayer, load_path, parse_json
+from rebootspec.reference.hosts.vscode.eras import vocabulary
+from rebootspec.reference.hosts.vscode.replay import BOM, _Replayer, load_path, parse_json
 from tests.gallery.chat_loop_counters import CHAT_LOOP_GALLERY
+
+CLAUDE_CODE, CODEX, GEMINI, OPENCODE, PI = "claude-code", "codex", "gemini-cli", "opencode", "pi"
+
+
+def detect(path: str) -> str:
+    """The host key HST-2 gives the file (the registry's detection)."""
+    return registry.detect(path).key
+
 
 Counter = Callable[[str], int]
 
@@ -551,6 +552,22 @@ def _nothing_is_unmeasurable(path: str) -> int:
     return result.reboots
 
 
+def _trusts_version_string(path: str) -> int:
+    """CDX-8 bent (as it read before issue #38): a Codex rollout without `compacted` is C0 when
+    the numbers of its `cli_version`, whatever the string, are below 0.36.0 (pre-release and
+    `git describe` suffixes dropped, zeros measurable), whatever records it holds."""
+    result = count_path(path, readable=True, session=session_of(path))
+    if not isinstance(result, RecordCount) or result.host != CODEX:
+        return result.reboots
+    if result.reboots or result.inherited or result.host_version is None:
+        return result.reboots
+    pieces = result.host_version.split("-", 1)[0].split(".")
+    numbers = tuple(int("".join(c for c in piece if c.isdigit()) or 0) for piece in pieces)
+    if any(numbers) and numbers < (0, 36, 0):
+        raise Rejection(0, E_UNMEASURABLE, f"cli_version {result.host_version} is before 0.36.0")
+    return result.reboots
+
+
 def _follows_history_base(path: str) -> int:
     """CDX-5 (1) bent: a fork's `history_base` is followed to the parent's rollout beside it,
     whose compactions are added; a parent that is not there is an I/O error (a crash)."""
@@ -575,7 +592,7 @@ def _vscode_rules_for_unknown(path: str) -> int:
         return count_path(path, readable=True, session=session_of(path)).reboots
     except Rejection as rejection:
         if rejection.code == E_HOST:
-            return count_vscode(path, readable=True).reboots
+            return count_path(path, readable=True, host="vscode").reboots
         raise
 
 
@@ -978,6 +995,7 @@ GALLERY: dict[str, Counter] = {
     "same-summary-once": host_mistake(rewrite=_same_summary_once),
     "unmeasurable-as-zero": _unmeasurable_as_zero,
     "nothing-is-unmeasurable": _nothing_is_unmeasurable,
+    "trusts-version-string": _trusts_version_string,
     "vscode-rules-for-any-host": _vscode_rules_for_unknown,
     "zero-for-unknown-host": _zero_for_unknown,
     "greps-compact": _greps_compact,

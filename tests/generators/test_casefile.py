@@ -17,7 +17,7 @@ import pytest
 
 from rebootspec.generators.corpus import casefile, lint
 from rebootspec.generators.session.shapes import SHAPE_RULES
-from rebootspec.reference.errors import ERROR_CODES
+from rebootspec.reference.core.errors import ERROR_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec"

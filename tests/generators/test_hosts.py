@@ -184,7 +184,7 @@ def test_a_pi_copy_keeps_earlier_time_stamps(case: HostCase) -> None:
 
 def test_c0_rollouts_hold_no_compacted_record_and_the_right_first_line() -> None:
     c0 = [case for case in CASES if case.era == "C0"]
-    assert len(c0) == 3
+    assert len(c0) == 4
     for case in c0:
         assert primaries(case.data) == []
         first = next(values(case.data))[1]
@@ -194,7 +194,16 @@ def test_c0_rollouts_hold_no_compacted_record_and_the_right_first_line() -> None
         else:
             assert first["type"] == "session_meta"
             version = first["payload"].get("cli_version")
-            assert version is None or tuple(map(int, version.split("."))) < (0, 34, 0)
+            assert version is None or tuple(map(int, version.split("."))) < (0, 36, 0)
+            # CDX-8: nothing a CLI of 0.36.0 or later writes (the table's marks)
+            kinds = {v.get("type") for _, v in values(case.data) if isinstance(v, dict)}
+            items = {
+                v["payload"].get("type")
+                for _, v in values(case.data)
+                if isinstance(v, dict) and isinstance(v.get("payload"), dict)
+            }
+            assert kinds <= {"session_meta", "response_item", "event_msg"}
+            assert not items & {"ghost_snapshot", "context_compacted", "thread_rolled_back"}
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,8 @@ from rebootspec.generators.session.plan import (
 )
 from rebootspec.generators.session.strategies import Drawn, drawn_sessions
 from rebootspec.generators.session.writer import flat_json
-from rebootspec.reference.count import count_state
-from rebootspec.reference.replay import load_flat, replay_bytes
+from rebootspec.reference.hosts.vscode.count import count_state
+from rebootspec.reference.hosts.vscode.replay import load_flat, replay_bytes
 
 
 @given(drawn_sessions())

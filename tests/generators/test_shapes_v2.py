@@ -22,7 +22,7 @@ from rebootspec.generators.session.plan import (
     expected_phantoms,
     expected_reboots_possible,
 )
-from rebootspec.reference.count import count_state
+from rebootspec.reference.hosts.vscode.count import count_state
 from tests.generators.v2_reading import count, final_state, phantoms
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")

@@ -15,7 +15,7 @@ import tomllib
 from typing import Any
 
 from rebootspec.generators.session.eras import ERAS_FILE
-from rebootspec.reference.replay import replay_bytes
+from rebootspec.reference.hosts.vscode.replay import replay_bytes
 
 with ERAS_FILE.open("rb") as _handle:
     _TABLE = tomllib.load(_handle)

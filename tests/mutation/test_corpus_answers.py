@@ -21,8 +21,8 @@ import pytest
 # rebootspec.reference. The reference imports only itself (relatively), so both work.
 PACKAGE = "reference" if "MUTANT_UNDER_TEST" in os.environ else "rebootspec.reference"
 count_path = importlib.import_module(PACKAGE).count_path
-Rejection = importlib.import_module(PACKAGE + ".errors").Rejection
-vocabulary = importlib.import_module(PACKAGE + ".eras").vocabulary
+Rejection = importlib.import_module(PACKAGE + ".core.errors").Rejection
+vocabulary = importlib.import_module(PACKAGE + ".hosts.vscode.eras").vocabulary
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CASES = sorted(path.parent for path in FIXTURES.glob("*/case.toml"))

@@ -15,14 +15,14 @@ import os
 import tomllib
 
 PACKAGE = "reference" if "MUTANT_UNDER_TEST" in os.environ else "rebootspec.reference"
-eras = importlib.import_module(PACKAGE + ".eras")
+eras = importlib.import_module(PACKAGE + ".hosts.vscode.eras")
 
 
 def test_the_writer_writes_the_checked_in_literal() -> None:
     checked_in = os.path.join(os.path.dirname(eras.__file__), "eras_table.py")
     with open(checked_in, encoding="utf-8") as handle:
         expected = handle.read()
-    assert eras.table_module() == expected, "run: python -m rebootspec.reference.eras"
+    assert eras.table_module() == expected, "run: python -m rebootspec.reference.hosts.vscode.eras"
 
 
 def test_the_written_literal_is_the_toml() -> None:

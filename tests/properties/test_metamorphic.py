@@ -29,9 +29,9 @@ from rebootspec.generators.session.plan import (
     expected_reboots,
     expected_summaries,
 )
-from rebootspec.reference.count import count_state
-from rebootspec.reference.errors import W_TORN_TAIL
-from rebootspec.reference.replay import load_flat, replay_bytes
+from rebootspec.reference.core.errors import W_TORN_TAIL
+from rebootspec.reference.hosts.vscode.count import count_state
+from rebootspec.reference.hosts.vscode.replay import load_flat, replay_bytes
 
 CASES = fuzz_cases(max_steps=8)
 LOGS = CASES.map(lambda case: replace(case, container="jsonl", old_marker_kind=False))

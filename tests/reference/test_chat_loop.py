@@ -16,9 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rebootspec.reference import Rejection, count_path
-from rebootspec.reference.answer import RecordCount
-from rebootspec.reference.hosts import CHAT_LOOP, detect
-from rebootspec.reference.hosts import chat_loop as reader
+from rebootspec.reference.core.answer import RecordCount
+from rebootspec.reference.core.registry import detect
+from rebootspec.reference.hosts.chat_loop import reader
+
+CHAT_LOOP = "basic-agent-chat-loop"
 
 QUERY = (
     "\n## Query 1 (10:00:20)\n**You:** fix the parser\n\n**Helper:** done\n\n"
@@ -75,7 +77,7 @@ CHAIN = {  # a -> b -> c -> d: three restorations on d's chain
 
 
 def test_md_files_are_the_chat_loops() -> None:
-    assert detect("x/whatever.md") == CHAT_LOOP  # HST-2: by the name, before any byte is read
+    assert detect("x/whatever.md").key == CHAT_LOOP  # HST-2: by the name, before any byte is read
 
 
 def test_a_fresh_session_counts_zero(tmp_path: Path) -> None:

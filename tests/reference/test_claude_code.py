@@ -13,9 +13,9 @@ import orjson
 import pytest
 
 from rebootspec.reference import Rejection, count_path
-from rebootspec.reference.answer import RecordCount
 from rebootspec.reference.cli import main
-from rebootspec.reference.hosts import detect
+from rebootspec.reference.core.answer import RecordCount
+from rebootspec.reference.core.registry import detect
 
 SESSION = "5b0f8a52-3f0e-4c55-9a43-2f3f4e1c9d10"
 
@@ -76,7 +76,7 @@ def summary(uuid: str, parent: str | None, **extra: Any) -> dict[str, Any]:
     ],
 )
 def test_the_first_record_of_a_transcript_is_claude_code(tmp_path: Path, first: Any) -> None:
-    assert detect(write(tmp_path, [first])) == "claude-code"
+    assert detect(write(tmp_path, [first])).key == "claude-code"
 
 
 @pytest.mark.parametrize(
@@ -89,7 +89,7 @@ def test_the_first_record_of_a_transcript_is_claude_code(tmp_path: Path, first: 
 )
 def test_the_other_hosts_keep_their_files(tmp_path: Path, first: Any, host: str) -> None:
     """HST-2: their rows are read first; a Claude-looking member does not move a file."""
-    assert detect(write(tmp_path, [first])) == host
+    assert detect(write(tmp_path, [first])).key == host
 
 
 @pytest.mark.parametrize(

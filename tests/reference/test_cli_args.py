@@ -75,11 +75,11 @@ def test_the_era_literal_is_the_era_table() -> None:
     an edit of the TOML run `python -m rebootspec.reference.eras` to write it again."""
     import tomllib
 
-    from rebootspec.reference import eras, eras_table
+    from rebootspec.reference.hosts.vscode import eras, eras_table
 
     with open(eras.ERAS_FILE, "rb") as handle:
         data = handle.read()
-    assert data == eras_table.SOURCE, "run: python -m rebootspec.reference.eras"
+    assert data == eras_table.SOURCE, "run: python -m rebootspec.reference.hosts.vscode.eras"
     assert tomllib.loads(data.decode()) == eras_table.TABLE
     assert eras.load_table() is eras_table.TABLE
 
@@ -87,7 +87,7 @@ def test_the_era_literal_is_the_era_table() -> None:
 def test_an_edited_era_table_is_parsed(tmp_path: Path) -> None:
     import tomllib
 
-    from rebootspec.reference import eras
+    from rebootspec.reference.hosts.vscode import eras
 
     path = Path(str(tmp_path)) / "eras.toml"
     path.write_bytes(Path(eras.ERAS_FILE).read_bytes().replace(b"Compacted", b"Kompaktiert"))

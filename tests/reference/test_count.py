@@ -14,8 +14,8 @@ import orjson
 import pytest
 
 from rebootspec.reference import count_path
-from rebootspec.reference.count import count_state, md5_hex
-from rebootspec.reference.errors import Rejection
+from rebootspec.reference.core.errors import Rejection
+from rebootspec.reference.hosts.vscode.count import count_state, md5_hex
 
 DONE = "Compacted conversation"
 OLD_DONE = "Summarized conversation history"

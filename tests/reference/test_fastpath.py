@@ -23,11 +23,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from log_mutations import byte_or_line_change
 
-import rebootspec.reference as reference
 from rebootspec.generators.session.strategies import drawn_sessions
-from rebootspec.reference import count_path, fastpath
-from rebootspec.reference.cli import explain, main
-from rebootspec.reference.errors import Rejection
+from rebootspec.reference import count_path
+from rebootspec.reference.cli import main
+from rebootspec.reference.core import records
+from rebootspec.reference.core.errors import Rejection
+from rebootspec.reference.hosts.vscode import fastpath
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,7 +63,7 @@ def plain_recursion_limit() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def fast_path_for_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
     """count_path takes the fast path only for big files; here it takes it for all."""
-    monkeypatch.setattr(reference, "FAST_FROM_BYTES", 0)
+    monkeypatch.setattr(records, "FAST_FROM_BYTES", 0)
 
 
 def outcome(path: str | Path, readable: bool) -> tuple[Any, ...]:
@@ -72,7 +73,7 @@ def outcome(path: str | Path, readable: bool) -> tuple[Any, ...]:
             count = count_path(path, readable=readable)
     except Rejection as rejection:
         return ("rejected", rejection.line, rejection.code, rejection.reason)
-    return ("count", count.to_json(), explain(count))
+    return ("count", count.to_json(), count.timeline())
 
 
 def assert_same(path: str | Path) -> str | None:
@@ -368,8 +369,8 @@ def declared(path: tuple[Any, ...]) -> bool:
 
 def test_the_schema_declares_every_member_the_count_reads() -> None:
     """If count.py starts reading a new member, the fast path must decode it too."""
-    from rebootspec.reference.count import count_state
-    from rebootspec.reference.replay import load_path
+    from rebootspec.reference.hosts.vscode.count import count_state
+    from rebootspec.reference.hosts.vscode.replay import load_path
 
     seen: set[Any] = set()
     for path in CORPUS:

@@ -26,11 +26,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from log_mutations import byte_or_line_change
 
-import rebootspec.reference as reference
 from rebootspec.reference import Rejection, count_path
-from rebootspec.reference.answer import RecordCount
-from rebootspec.reference.cli import explain, explain_records, main
-from rebootspec.reference.hosts import fast
+from rebootspec.reference.cli import main
+from rebootspec.reference.core import fast, records
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,7 +69,7 @@ def plain_recursion_limit() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def fast_path_for_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
     """count_path takes the fast path only for big files; here it takes it for all."""
-    monkeypatch.setattr(reference, "FAST_FROM_BYTES", 0)
+    monkeypatch.setattr(records, "FAST_FROM_BYTES", 0)
 
 
 def outcome(path: str | Path, readable: bool) -> tuple[Any, ...]:
@@ -84,7 +82,7 @@ def outcome(path: str | Path, readable: bool) -> tuple[Any, ...]:
         return ("rejected", rejection.line, rejection.code, rejection.reason)
     except Exception as error:
         return ("crash", type(error).__name__, str(error))
-    text = explain_records(result) if isinstance(result, RecordCount) else explain(result)
+    text = result.timeline()
     return ("count", result.to_json(), text)
 
 
@@ -447,14 +445,14 @@ def test_current_path_walks(
     name: str, many: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """PIA-6 by runs of positions (and, with no branch points allowed, by the plain walk)."""
-    from rebootspec.reference.hosts import pi_fast
+    from rebootspec.reference.hosts.pi import fast as pi_fast
 
     monkeypatch.setattr(pi_fast, "_MANY_BREAKS", many)
     assert assert_same(write(tmp_path, TREES[name])) is None
 
 
 def test_current_path_walks_on_every_source(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rebootspec.reference.hosts import pi_fast
+    from rebootspec.reference.hosts.pi import fast as pi_fast
 
     monkeypatch.setattr(pi_fast, "_MANY_BREAKS", 0)
     for source in SOURCES:

@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 
 from rebootspec.reference import Rejection, count_path
-from rebootspec.reference.answer import RecordCount
-from rebootspec.reference.hosts import GEMINI, VSCODE, classify, detect
+from rebootspec.reference.core.answer import RecordCount
+from rebootspec.reference.core.registry import detect, first_row
+
+GEMINI = "gemini-cli"
+VSCODE = "vscode"
 
 META = {"sessionId": "5b0f8a52-aaaa", "projectHash": "ab" * 32, "startTime": "t", "kind": "main"}
 CONTEXT = {"id": "ctx", "type": "user", "content": [{"text": "<session_context>\nenv\n"}]}
@@ -45,8 +48,8 @@ def count(path: Path) -> RecordCount:
 
 
 def test_metadata_record_is_gemini_even_with_kind() -> None:
-    assert classify(META) == GEMINI  # GEM-1: checked before VS Code's `kind` row
-    assert classify({"kind": 0, "v": {"sessionId": "x", "projectHash": "y"}}) == VSCODE
+    assert first_row(META).key == GEMINI  # GEM-1: checked before VS Code's `kind` row
+    assert first_row({"kind": 0, "v": {"sessionId": "x", "projectHash": "y"}}).key == VSCODE
 
 
 def test_new_snapshots_count_and_start_sync_does_not(tmp_path: Path) -> None:
@@ -129,7 +132,7 @@ def test_json_chat_is_told_from_vscode_and_unmeasurable(tmp_path: Path) -> None:
     chat = {**META, "messages": [user("u1")]}
     path = tmp_path / "session-x.json"
     path.write_text(json.dumps(chat, indent=2))
-    assert detect(path) == GEMINI
+    assert detect(path).key == GEMINI
     with pytest.raises(Rejection) as caught:
         count_path(path)
     assert caught.value.code == "E-UNMEASURABLE"  # GEM-7, J0
@@ -137,7 +140,7 @@ def test_json_chat_is_told_from_vscode_and_unmeasurable(tmp_path: Path) -> None:
     flat = {"version": 3, "sessionId": "s", "projectHash": "p", "messages": [], "requests": []}
     other = tmp_path / "flat.json"
     other.write_text(json.dumps(flat))
-    assert detect(other) == VSCODE
+    assert detect(other).key == VSCODE
 
 
 def test_torn_tail_and_bad_line(tmp_path: Path) -> None:

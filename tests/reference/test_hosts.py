@@ -12,10 +12,10 @@ import orjson
 import pytest
 
 from rebootspec.reference import Rejection, count_path
-from rebootspec.reference.answer import RecordCount
 from rebootspec.reference.cli import main
-from rebootspec.reference.hosts import detect
-from rebootspec.reference.jsonvalues import iter_values
+from rebootspec.reference.core.answer import RecordCount
+from rebootspec.reference.core.jsonvalues import iter_values
+from rebootspec.reference.core.registry import PEEK, detect
 
 PARENT = "01a21063-d04d-7e00-a463-0bf874c428a8"  # UUIDv7 ids: the first 48 bits are the ms
 CHILD = "01a21063-d0e0-7e93-b95f-905668d942da"
@@ -71,7 +71,7 @@ def remote() -> dict[str, Any]:
     ],
 )
 def test_the_first_value_decides_the_host(tmp_path: Path, first: Any, host: str) -> None:
-    assert detect(write(tmp_path, [first])) == host
+    assert detect(write(tmp_path, [first])).key == host
 
 
 def test_an_object_of_no_known_host_is_e_host_naming_the_hosts(tmp_path: Path) -> None:
@@ -376,11 +376,13 @@ def test_a_zst_file_that_is_not_zstd_is_e_read(tmp_path: Path) -> None:
 def test_a_gemini_record_that_starts_with_kind_is_gemini_not_vscode(
     tmp_path: Path, padding: int
 ) -> None:
-    # GEM-1 is checked before `kind` (HST-2): the `{"kind"` shortcut must not decide alone.
+    # GEM-1 is checked before `kind` (HST-2) within the bounded prefix detection reads: a
+    # `{"kind"` line that names `projectHash` there is parsed; past it, VS Code's rules judge it
+    # (HST-2's bound: a Gemini CLI metadata record is a few hundred bytes).
     record = b'{"kind":"main","x":"' + b"a" * padding + b'","sessionId":"s","projectHash":"p"}'
     path = tmp_path / "session.jsonl"
     path.write_bytes(b"\n" + record + b"\n")
-    assert detect(path) == "gemini-cli"
+    assert detect(path).key == ("gemini-cli" if padding < PEEK else "vscode")
     vscode = tmp_path / "vs.jsonl"
     vscode.write_bytes(b'{"kind":0,"v":{"x":"' + b"a" * padding + b'"}}\n')
-    assert detect(vscode) == "vscode"
+    assert detect(vscode).key == "vscode"

@@ -1,4 +1,4 @@
-"""The opencode reader (reference/hosts/opencode.py, opencode_read.py; spec/hosts/opencode.md).
+"""The opencode reader (reference/hosts/opencode/reader.py, store.py; spec/hosts/opencode.md).
 
 Every expected count comes from a store plan (generators/hosts/opencode_plan.py) or from the
 chapter's rules written out here by hand, never from running the reference. The stores are
@@ -28,10 +28,12 @@ from rebootspec.generators.hosts.opencode_plan import (
 )
 from rebootspec.generators.hosts.opencode_scenarios import SCENARIOS
 from rebootspec.reference import count_path
-from rebootspec.reference.answer import RecordCount
-from rebootspec.reference.errors import Rejection
-from rebootspec.reference.hosts import OPENCODE, detect
-from rebootspec.reference.hosts.opencode import js_truthy
+from rebootspec.reference.core.answer import RecordCount
+from rebootspec.reference.core.errors import Rejection
+from rebootspec.reference.core.registry import detect
+from rebootspec.reference.hosts.opencode.reader import js_truthy
+
+OPENCODE = "opencode"
 
 PAIRS = [(s, era) for s in SCENARIOS for era in s.eras]
 
@@ -144,7 +146,7 @@ def test_detection_of_a_database_and_a_storage_folder(tmp_path: Path) -> None:
     """OPC-1, HST-2: a file with SQLite's header, a folder with session/ and message/."""
     for era, name in (("O2", "db"), ("O1", "folder")):
         files = render(OcStore(era, (OcSession((OcPrompt(1),)),)))
-        assert detect(write(files, tmp_path / name)) == OPENCODE
+        assert detect(write(files, tmp_path / name)).key == OPENCODE
     other = tmp_path / "other"
     other.mkdir()
     assert answer(other, None) == "E-READ"  # ERR-12: a folder that is no store

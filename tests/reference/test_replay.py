@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from rebootspec.reference import count_path
-from rebootspec.reference.errors import Rejection
-from rebootspec.reference.replay import HOLE_LIMIT, load_flat, load_path, replay_bytes
+from rebootspec.reference.core.errors import Rejection
+from rebootspec.reference.hosts.vscode.replay import HOLE_LIMIT, load_flat, load_path, replay_bytes
 
 
 def log(*entries: Any, end: bytes = b"\n") -> bytes:

@@ -1,4 +1,4 @@
-"""Fake homes of every platform with the stores of VS Code, Codex and pi, for the tests.
+"""Fake homes of every platform with the stores of every host, for the tests.
 
 Sessions are small corpus fixtures copied under the names each host gives them; the expected
 counts are the cases' own (`case.toml`). Nothing here reads or writes the real home: the
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rebootspec.reference import stores
+from rebootspec.reference.sessions import stores
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -27,6 +27,8 @@ PI_CASE = "WVNH"  # 1 reboot
 CLAUDE_CASE = "S782"  # 1 reboot (a manual compact_boundary)
 GEMINI_CASE = "8K9K"  # 2 reboots (two compressions)
 PI_REJECTED = "2LWG"  # E-LIMIT
+OPENCODE_CASE = "6RUU"  # a storage folder; its session has 1 reboot
+CHAT_LOOP_CASE = "2QKE"  # a chain of four files; the newest has 2 reboots
 # Every variable that could point a lookup at the machine's real stores.
 VARIABLES = (
     "HOME",
@@ -37,6 +39,10 @@ VARIABLES = (
     "PI_CODING_AGENT_DIR",
     "CLAUDE_CONFIG_DIR",
     "GEMINI_CLI_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",  # the listing's cache goes under the fake home too
+    "LOCALAPPDATA",
+    "REBOOTSPEC_CACHE_DIR",
     "VSCODE_PORTABLE",
     "VSCODE_APPDATA",
     stores.VSCODE_USER_DATA_ENV,
@@ -105,6 +111,36 @@ class FakeHome:
         home = Path(self.env.get("GEMINI_CLI_HOME", self.home))
         folder = home / ".gemini" / "tmp" / project / "chats"
         return _copy(case, folder / f"session-2026-03-03T10-00-{id8}.jsonl")
+
+    def add_vscode_profile(
+        self, sid: str, case: str = VSCODE_CASE, profile: str | None = None
+    ) -> Path:
+        """VS Code's current store: the profile's globalStorage/chatSessions/<workspace>/."""
+        user = self.appdata / "Code" / "User"
+        base = user if profile is None else user / "profiles" / profile
+        return _copy(case, base / "globalStorage" / "chatSessions" / "0a1b2c3d" / f"{sid}.jsonl")
+
+    def add_opencode(self, case: str = OPENCODE_CASE) -> tuple[Path, str]:
+        """A store of the case (a storage folder or a database) in opencode's data folder;
+        (the store's path, the case's session id)."""
+        meta = tomllib.loads((FIXTURES / case / "case.toml").read_text("utf-8"))
+        base = Path(self.env.get("XDG_DATA_HOME", self.home / ".local" / "share")) / "opencode"
+        source = FIXTURES / case / "input"
+        base.mkdir(parents=True, exist_ok=True)
+        for item in source.iterdir():
+            if item.is_dir():
+                shutil.copytree(item, base / item.name)
+            else:
+                shutil.copyfile(item, base / item.name)
+        return base / str(meta["input"]), str(meta["session"])
+
+    def add_chat_loop(self, folder: Path, case: str = CHAT_LOOP_CASE) -> tuple[Path, str]:
+        """The case's chain in `<folder>/.chat-sessions`; (the asked file, its session id)."""
+        meta = tomllib.loads((FIXTURES / case / "case.toml").read_text("utf-8"))
+        target = folder / ".chat-sessions"
+        shutil.copytree(FIXTURES / case / "input", target)
+        asked = target / str(meta["input"])
+        return asked, asked.stem
 
 
 def _copy(case: str, target: Path) -> Path:

@@ -26,8 +26,8 @@ from fake_homes import (
 )
 
 from rebootspec.conformance.commands import session_rows, sessions
-from rebootspec.reference import finder
-from rebootspec.reference.finder import Found
+from rebootspec.reference.sessions import finder
+from rebootspec.reference.sessions.finder import Found
 
 VS_ID = "634638ae-5f0e-4c1b-9a57-0d3e1c2b7a10"
 CODEX_ID = "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"

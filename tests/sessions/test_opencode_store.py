@@ -1,4 +1,5 @@
-"""opencode's store in the lookup table (reference/stores.py, finder.py; spec/STORES.md): its data
+"""opencode's store in the lookup table (reference/hosts/opencode/stores.py, sessions/finder.py;
+spec/STORES.md): its data
 folder, the sessions listed from inside a database and a storage folder, `count --session`.
 
 The stores are written by the generator's model; the expected counts come from their plans.
@@ -21,8 +22,9 @@ from rebootspec.generators.hosts.opencode_plan import (
     OcStore,
     expected_reboots,
 )
-from rebootspec.reference import cli, stores
-from rebootspec.reference.finder import scan
+from rebootspec.reference import cli
+from rebootspec.reference.sessions import stores
+from rebootspec.reference.sessions.finder import scan
 
 HOME = os.path.join(os.sep, "h", "me")
 

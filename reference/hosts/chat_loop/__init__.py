@@ -1,0 +1,60 @@
+"""basic-agent-chat-loop (spec/hosts/basic-agent-chat-loop.md, BCL-*): markdown session files
+chained by their `Resumed From` links.
+
+The reader is `reader.py` (the definition); this module is the host's entry in the registry.
+Its sessions live in `.chat-sessions` of whatever folder the loop started in (spec/STORES.md),
+so its store row is that folder under the current one.
+"""
+
+from __future__ import annotations
+
+from ...core.host import Host
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from ...core.answer import Answer
+    from ...core.storetypes import Base, Store
+
+
+class ChatLoop(Host):
+    input_label = "chat-loop chain"
+
+    def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
+        """HST-2, BCL-1: a markdown file, decided by its name; its reader checks the header."""
+        return not is_dir and path.endswith(".md")
+
+    def count(
+        self,
+        path: str,
+        *,
+        session: str | None = None,
+        readable: bool = False,
+        with_title: bool = False,
+    ) -> Answer:
+        """BCL-1..BCL-8: a session file and the chain of its previous sessions."""
+        from .reader import count_chat_loop
+
+        answer = count_chat_loop(path)
+        if with_title:
+            answer.title = _first_query(path)
+        return answer
+
+    def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
+        from .stores import BASES, STORES
+
+        return BASES, STORES
+
+
+def _first_query(path: str) -> str:
+    """The first `**You:**` line of the file: the first thing the user asked in it."""
+    from ...core.files import open_regular
+
+    marker = b"**You:**"
+    with open_regular(path) as stream:
+        for raw in stream.read(1 << 17).splitlines():
+            if raw.startswith(marker):
+                return raw[len(marker) :].decode("utf-8", "replace").strip()
+    return ""
+
+
+HOST = ChatLoop()

@@ -1,0 +1,74 @@
+"""The OpenAI Codex CLI (spec/hosts/codex.md, CDX-*): rollouts, `.jsonl` or `.jsonl.zst`.
+
+The reader is `reader.py` (the definition), its fast path `fast.py`, its store rows
+`stores.py`; this module is the host's entry in the registry and imports none of them.
+"""
+
+from __future__ import annotations
+
+from ...core.host import Host
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ...core.answer import Answer
+    from ...core.storetypes import Base, Store
+
+
+class Codex(Host):
+    input_label = "codex rollout"
+    store_variables = ("CODEX_HOME",)
+
+    def claims_value(self, value: dict[str, Any]) -> bool:
+        """HST-2, CDX-1: a `session_meta`, any typed record with a `payload` object, or the
+        legacy header of era C0 (string `id` and `timestamp`, no `type`)."""
+        kind = value.get("type")
+        if kind == "session_meta" or (
+            isinstance(kind, str) and isinstance(value.get("payload"), dict)
+        ):
+            return True
+        return (
+            kind is None
+            and isinstance(value.get("id"), str)
+            and isinstance(value.get("timestamp"), str)
+        )
+
+    def count(
+        self,
+        path: str,
+        *,
+        session: str | None = None,
+        readable: bool = False,
+        with_title: bool = False,
+    ) -> Answer:
+        """CDX-1..CDX-10 (a `.jsonl.zst` is read as the `.jsonl` it holds, CDX-7)."""
+        from ...core.records import count_file
+        from .reader import count_records
+
+        def fast() -> Any:
+            from .fast import count_stream
+
+            return count_stream
+
+        titles = (_first_message, None) if with_title else None
+        return count_file(path, count_records, fast=fast, readable=readable, titles=titles)
+
+    def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
+        from .stores import BASES, STORES
+
+        return BASES, STORES
+
+
+def _first_message(value: dict[str, Any]) -> str | None:
+    """The text of the first `user_message` event (the prompt the user typed)."""
+    payload = value.get("payload")
+    if value.get("type") != "event_msg" or not isinstance(payload, dict):
+        return None
+    message = payload.get("message")
+    if payload.get("type") == "user_message" and isinstance(message, str):
+        return message or None
+    return None
+
+
+HOST = Codex()

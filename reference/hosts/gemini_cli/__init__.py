@@ -1,0 +1,113 @@
+"""Gemini CLI (spec/hosts/gemini-cli.md, GEM-*): a `.jsonl` chat, or the whole-file `.json` of
+era J0.
+
+The reader is `reader.py` (the definition), its store rows `stores.py`; this module is the
+host's entry in the registry and imports neither until asked.
+"""
+
+from __future__ import annotations
+
+from ...core.host import Host
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ...core.answer import Answer
+    from ...core.storetypes import Base, Store
+
+
+class GeminiCli(Host):
+    input_label = "gemini chat"
+    store_variables = ("GEMINI_CLI_HOME",)
+
+    def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
+        """HST-2, GEM-1: a `.json` whose document is a whole-file chat. Only a document that
+        names `projectHash` within the prefix is parsed (Gemini CLI writes it second)."""
+        return not is_dir and path.endswith(".json") and is_chat_file(path)
+
+    def claims_value(self, value: dict[str, Any]) -> bool:
+        """HST-2, GEM-1: the chat's metadata record (checked before VS Code's `kind`)."""
+        return isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str)
+
+    def count(
+        self,
+        path: str,
+        *,
+        session: str | None = None,
+        readable: bool = False,
+        with_title: bool = False,
+    ) -> Answer:
+        """GEM-1..GEM-8; a whole-file `.json` chat is E-UNMEASURABLE (GEM-7)."""
+        from ...core.records import count_file
+        from .reader import count_records, reject_document
+
+        if path.endswith(".json") and is_chat_file(path):
+            raise reject_document()  # GEM-7: the whole-file .json era
+        titles = (_first_message, None) if with_title else None
+        return count_file(path, count_records, readable=readable, titles=titles)
+
+    def session_ids(self, path: str, name_id: str) -> tuple[str, ...]:
+        """A chat's file name carries 8 hex digits of its id; the whole id is inside, in the
+        metadata record (GEM-1), so a user's full id finds it too."""
+        full = _full_id(path)
+        return (full, name_id) if full and full != name_id else (name_id,)
+
+    def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
+        from .stores import BASES, STORES
+
+        return BASES, STORES
+
+
+def is_chat_file(path: str) -> bool:
+    """GEM-1, LEG-1: whether a `.json` file is a whole-file Gemini CLI chat (not VS Code's)."""
+    import json
+
+    from ...core.files import open_log
+    from ...core.jsontext import BOM
+    from ...core.registry import PEEK
+    from .reader import is_chat_document
+
+    with open_log(path) as stream:
+        data = stream.read(PEEK)
+        if b'"projectHash"' not in data:
+            return False  # VS Code's, unread here (LEG-1)
+        data += stream.read()
+    try:
+        value = json.loads(data[len(BOM) :] if data.startswith(BOM) else data)
+    except (ValueError, RecursionError):
+        return False  # VS Code's rules reject it (LEG-1, ERR-3)
+    return is_chat_document(value)
+
+
+def _full_id(path: str) -> str | None:
+    """The `sessionId` of the chat's first record (a small metadata record), or None."""
+    from ...core.files import open_log
+    from ...core.jsontext import BOM
+
+    try:
+        with open_log(path) as stream:
+            head = stream.read(1 << 16)
+    except Exception:
+        return None
+    body = head[len(BOM) :] if head.startswith(BOM) else head
+    try:
+        import orjson
+
+        value = orjson.loads(body.lstrip().split(b"\n", 1)[0])
+    except (orjson.JSONDecodeError, ValueError):
+        return None
+    ident = value.get("sessionId") if isinstance(value, dict) else None
+    return ident if isinstance(ident, str) and ident else None
+
+
+def _first_message(value: dict[str, Any]) -> str | None:
+    """The first user message (not a history snapshot, GEM-3)."""
+    from ...core.titles import text_of
+
+    if value.get("type") != "user":
+        return None
+    return text_of(value.get("content"))
+
+
+HOST = GeminiCli()
