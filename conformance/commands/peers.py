@@ -146,50 +146,62 @@ def _say(line: str) -> None:
     sys.stderr.write(line + "\n")
 
 
+def _recorded(args: Any) -> dict[str, Any] | int:
+    """`--from-json`: the recorded board, its misses named again with `--rematch`."""
+    try:
+        data = _load(args.from_json)
+    except (OSError, ValueError) as error:
+        return usage_error(PROG, f"{args.from_json}: {error}")
+    if not args.rematch:
+        return data
+    try:
+        cases = {case.id: case for case in load_corpus(args.corpus or DEFAULT_CORPUS)}
+    except CorpusError as error:
+        return usage_error(PROG, str(error))
+    peers = _records(data)
+    for record in (r for peer in peers for r in peer.records):
+        record.rows = []
+    _match(peers, cases)
+    return {**data, "peers": board.as_dict(peers), "gallery": gallery.available()}
+
+
+def _measured(args: Any) -> dict[str, Any] | int:
+    """Run the peers (installing what is missing) and name their misses."""
+    try:
+        peer_types = board.select_peers(_words(args.peers))
+        corpus = load_corpus(args.corpus or DEFAULT_CORPUS)
+    except (CandidateError, CorpusError) as error:
+        return usage_error(PROG, str(error))
+    chosen = _subset(corpus, _words(args.hosts), args.per_host)
+    peers: list[PeerRecord] = []
+    for peer_type in peer_types:
+        sys.stderr.write(f"{peer_type.name} {peer_type.package.version}: running\n")
+        ran = board.run_peer(peer_type, chosen, install=not args.no_install)
+        sys.stderr.write(f"{peer_type.name}: {ran.skipped or f'{len(ran.records)} cases'}\n")
+        peers.append(ran)
+    _match(peers, {case.id: case for case in chosen})
+    claimed = {host for peer in peers if not peer.skipped for host in peer.hosts}
+    data: dict[str, Any] = {
+        "load": round(os.getloadavg()[0], 1),
+        "date": datetime.date.today().isoformat(),
+        "rebootspec": suite_version(),
+        "own": board.own_times(chosen, claimed),
+        "gallery": gallery.available(),
+        "peers": board.as_dict(peers),
+    }
+    if args.big:
+        ran_types = [
+            t for t in peer_types if any(p.name == t.name and not p.skipped for p in peers)
+        ]
+        data["big_files"] = board.big_file_times(ran_types, sorted(claimed), progress=_say)
+    return data
+
+
 def cli(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    if args.from_json is not None:
-        try:
-            data = _load(args.from_json)
-        except (OSError, ValueError) as error:
-            return usage_error(PROG, f"{args.from_json}: {error}")
-        if args.rematch:
-            try:
-                cases = {case.id: case for case in load_corpus(args.corpus or DEFAULT_CORPUS)}
-            except CorpusError as error:
-                return usage_error(PROG, str(error))
-            peers = _records(data)
-            for record in (r for peer in peers for r in peer.records):
-                record.rows = []
-            _match(peers, cases)
-            data = {**data, "peers": board.as_dict(peers), "gallery": gallery.available()}
-    else:
-        try:
-            peer_types = board.select_peers(_words(args.peers))
-            cases = load_corpus(args.corpus or DEFAULT_CORPUS)
-        except (CandidateError, CorpusError) as error:
-            return usage_error(PROG, str(error))
-        chosen = _subset(cases, _words(args.hosts), args.per_host)
-        peers = []
-        for peer_type in peer_types:
-            sys.stderr.write(f"{peer_type.name} {peer_type.package.version}: running\n")
-            record = board.run_peer(peer_type, chosen, install=not args.no_install)
-            done = record.skipped or f"{len(record.records)} cases"
-            sys.stderr.write(f"{peer_type.name}: {done}\n")
-            peers.append(record)
-        _match(peers, {case.id: case for case in chosen})
-        claimed = {host for peer in peers if not peer.skipped for host in peer.hosts}
-        data = {
-            "load": round(os.getloadavg()[0], 1),
-            "date": datetime.date.today().isoformat(),
-            "rebootspec": suite_version(),
-            "own": board.own_times(chosen, claimed),
-            "gallery": gallery.available(),
-            "peers": board.as_dict(peers),
-        }
-        if args.big:
-            ran = [t for t in peer_types if any(p.name == t.name and not p.skipped for p in peers)]
-            data["big_files"] = board.big_file_times(ran, sorted(claimed), progress=_say)
+    data = _recorded(args) if args.from_json is not None else _measured(args)
+    if isinstance(data, int):
+        return data
     problem = write(args.out, data, args.readme)
     sys.stdout.write((args.out / "peers.md").read_text("utf-8"))
     if problem is not None:
