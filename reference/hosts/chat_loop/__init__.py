@@ -9,6 +9,7 @@ so its store row is that folder under the current one.
 from __future__ import annotations
 
 from ...core.host import Host
+from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -36,25 +37,13 @@ class ChatLoop(Host):
 
         answer = count_chat_loop(path)
         if with_title:
-            answer.title = _first_query(path)
+            answer.title = titles.first_query(path)
         return answer
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 
         return BASES, STORES
-
-
-def _first_query(path: str) -> str:
-    """The first `**You:**` line of the file: the first thing the user asked in it."""
-    from ...core.files import open_regular
-
-    marker = b"**You:**"
-    with open_regular(path) as stream:
-        for raw in stream.read(1 << 17).splitlines():
-            if raw.startswith(marker):
-                return raw[len(marker) :].decode("utf-8", "replace").strip()
-    return ""
 
 
 HOST = ChatLoop()
