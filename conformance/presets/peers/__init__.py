@@ -1,18 +1,22 @@
 """The peers: counters people already use, each a preset run over the cases of its hosts.
 
-One module per kind of tool (how it is run and read); `PEERS` lists them all, in the order the
-scoreboard shows them. See `base.Peer` for what a preset declares and `install` for where the
-pinned packages go.
+One module per peer (how it is handed a case and how its answer is read); `PEERS` lists them
+all, in the order the scoreboard shows them. See `base.Peer` for what a preset declares and
+`install` for where the pinned packages go.
 """
 
 from __future__ import annotations
 
 from .agentsview import Agentsview
+from .ai_code_sessions import AiCodeSessions
 from .base import Peer
 from .ccstatusline import Ccstatusline
+from .claude_code_log import ClaudeCodeLog
+from .claude_code_transcripts import ClaudeCodeTranscripts
 from .codeburn import Codeburn
-from .html_exports import AiCodeSessions, ClaudeCodeLog, ClaudeCodeTranscripts, PiExport
-from .python_harness import CompactionViewer, Sniffly
+from .compaction_viewer import CompactionViewer
+from .pi_export import PiExport
+from .sniffly import Sniffly
 
 PEERS: tuple[type[Peer], ...] = (
     Codeburn,

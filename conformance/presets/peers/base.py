@@ -28,6 +28,14 @@ from .install import Package, cache_root
 QUIET_ENV = {"DO_NOT_TRACK": "1", "NO_UPDATE_NOTIFIER": "1", "NO_COLOR": "1"}
 
 
+def read_page(path: Path) -> str | None:
+    """A file the tool wrote (an HTML page), or None when it wrote none."""
+    try:
+        return path.read_text("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 @dataclass(frozen=True)
 class Invocation:
     """One run of the tool: argv, extra environment, and the folder it works in."""
