@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import sqlite3
+import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
@@ -35,6 +36,7 @@ from rebootspec.reference.core.answer import RecordCount
 from rebootspec.reference.core.errors import (
     E_HOST,
     E_JSON,
+    E_LIMIT,
     E_READ,
     E_STATE,
     E_UNMEASURABLE,
@@ -393,6 +395,25 @@ def _keeps_bom(path: str) -> int:
             if stream.read(len(BOM)) == BOM:
                 raise Rejection(1, E_HOST, "line 1 does not parse (a byte order mark kept)")
     return count_path(path, readable=True, session=session_of(path)).reboots
+
+
+def _no_depth_limit(path: str) -> int:
+    """ERR-8 bent: a Codex rollout or pi session with a value nested deeper than the limit is
+    read anyway (JSON.parse and json.loads have no such limit), line by line, and counted, where
+    the spec rejects it (E-LIMIT)."""
+    try:
+        return count_path(path, readable=True, session=session_of(path)).reboots
+    except Rejection as rejection:
+        host = detect(path)
+        if rejection.code != E_LIMIT or host not in (CODEX, PI):
+            raise
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 50_000))
+    try:
+        records = _by_line(path)
+    finally:
+        sys.setrecursionlimit(limit)
+    return (codex.count_records if host == CODEX else pi.count_records)(records).reboots
 
 
 def _rejecting(path: str) -> Records:
@@ -985,6 +1006,8 @@ GALLERY: dict[str, Counter] = {
     "rejects-bad-records": host_mistake(read=_rejecting),
     # Seen in the peers (issue #36): agentsview loses a pi session that opens with a BOM.
     "keeps-bom": _keeps_bom,
+    # Seen in the peers (issue #36): codeburn, agentsview and pi's export count such files.
+    "no-depth-limit": _no_depth_limit,
     "counts-inherited": host_mistake(result=lambda count: count.reboots + len(count.inherited)),
     "copy-ends-by-time": host_mistake(rewrite=_no_turn_ids),
     "follows-history-base": _follows_history_base,
