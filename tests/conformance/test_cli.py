@@ -22,6 +22,7 @@ EXPECTED = [
     "baseline",
     "anonymize",
     "add-fixture",
+    "peers",
     "version",
 ]
 
