@@ -103,6 +103,11 @@ COMMANDS: dict[str, Command] = {
         '--tags push --title "..."',
         ".commands.contribute:add_fixture",
     ),
+    "peers": Command(
+        "the counters people use (codeburn, agentsview, ...) over the corpus: the scoreboard",
+        "rebootspec peers --out reports/peers --readme README.md",
+        ".commands.peers:cli",
+    ),
     "version": Command(
         "the versions of rebootspec, its spec and its corpus",
         "rebootspec version",

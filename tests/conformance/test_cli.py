@@ -24,6 +24,7 @@ EXPECTED = [
     "baseline",
     "anonymize",
     "add-fixture",
+    "peers",
     "version",
 ]
 
