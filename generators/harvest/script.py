@@ -54,7 +54,11 @@ SMALL_USAGE = 1000
 SUMMARY_PREFIX = "HARVEST-SUMMARY"
 
 _USAGE = re.compile(r"report (\d+) input tokens")
-_CALLS = re.compile(r"answer with (\d+) (long |medium )?shell tool calls?")
+_CALLS = re.compile(r"answer with (\d+) (long |medium |whoami )?shell tool calls?")
+# `answer with K whoami shell tool calls`: each call runs WHOAMI (issue #34: the host's shell
+# names its session to `rebootspec whoami`); the server logs the output the host sends back.
+# By the path the harvest exports (a login shell, as Codex's, sets PATH again).
+WHOAMI = '"${REBOOTSPEC_BIN:-rebootspec}" whoami --json'
 LONG_OUTPUT = 30000  # characters a long call prints: opencode's bash tool keeps up to 30,000
 # A medium call prints this many: the Copilot CLI moves a tool output over about 20 KB into a
 # file and keeps only a note in the context, so only outputs under that fill its window.
@@ -184,7 +188,7 @@ def _gemini_messages(body: dict[str, Any]) -> list[Message]:
         if user:
             for part in parts:
                 if "functionResponse" in part:
-                    out.append(Message("tool", json.dumps(part["functionResponse"])[:200]))
+                    out.append(Message("tool", json.dumps(part["functionResponse"])[:4000]))
             if text or not any("functionResponse" in part for part in parts):
                 out.append(Message("user", text))
             continue
@@ -328,14 +332,20 @@ def wants_cut(request: Request) -> bool:
     return any(m.role == "user" and _CUT in m.text for m in request.messages)
 
 
-def _shell_call(request: Request, step: int, size: int = 0) -> tuple[str, dict[str, Any]]:
+def _shell_call(
+    request: Request, step: int, size: int = 0, whoami: bool = False
+) -> tuple[str, dict[str, Any]]:
     """A harmless shell call in the shape of whichever shell tool the host offers; a long or
-    medium one prints ``size`` characters after its step (outputs that fill a window)."""
+    medium one prints ``size`` characters after its step (outputs that fill a window, old
+    outputs a host may prune); a whoami one runs ``WHOAMI``."""
     text = f"echo harvest-step-{step}"
+    argv = ["echo", f"harvest-step-{step}"]
     if size:
         text += f"; head -c {size} /dev/zero | tr '\\0' x"
+    if whoami:
+        text, argv = f"{WHOAMI} 2>&1", ["sh", "-c", f"{WHOAMI} 2>&1"]
     shapes: tuple[tuple[str, dict[str, Any]], ...] = (
-        ("shell", {"command": ["echo", f"harvest-step-{step}"]}),
+        ("shell", {"command": argv}),
         ("shell_command", {"command": text}),
         ("exec_command", {"cmd": text}),
         ("bash", {"command": text}),
@@ -348,6 +358,25 @@ def _shell_call(request: Request, step: int, size: int = 0) -> tuple[str, dict[s
                 arguments = {**arguments, "description": f"harvest step {step}"}
             return found, arguments
     return "shell", {"command": ["echo", f"harvest-step-{step}"]}
+
+
+def whoami_output(request: Request) -> str:
+    """The output of a ``WHOAMI`` call when it is what this request answers (its last item is
+    a tool result that reads as whoami's JSON or refusal), else ""."""
+    if not request.messages or request.messages[-1].role != "tool":
+        return ""
+    text = request.messages[-1].text.strip()
+    try:  # Codex 0.95 wraps a tool's output: {"output": "...", "metadata": {...}}
+        wrapped = json.loads(text)
+    except ValueError:
+        wrapped = None
+    if isinstance(wrapped, dict) and isinstance(wrapped.get("response"), dict):
+        wrapped = wrapped["response"]  # Gemini's functionResponse: {"response": {"output"}}
+    if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
+        text = wrapped["output"].strip()
+    if '"source"' in text or "error: whoami" in text or "rebootspec" in text:
+        return text[:2000]
+    return ""
 
 
 def summary_text(request: Request) -> str:
@@ -394,10 +423,9 @@ def decide(request: Request) -> Reply:
     calls_match = _CALLS.search(directive)
     wanted = int(calls_match.group(1)) if calls_match else 0
     if done < wanted:
-        size = {"long ": LONG_OUTPUT, "medium ": MEDIUM_OUTPUT}.get(
-            (calls_match.group(2) if calls_match else None) or "", 0
-        )
-        name, arguments = _shell_call(request, done + 1, size)
+        kind = calls_match.group(2) if calls_match is not None else None
+        size = {"long ": LONG_OUTPUT, "medium ": MEDIUM_OUTPUT}.get(kind or "", 0)
+        name, arguments = _shell_call(request, done + 1, size, kind == "whoami ")
         return Reply(kind="tool", tool=name, arguments=arguments, input_tokens=tokens)
     if wanted:  # the usage pushed each tool call over; the turn's answer reports little
         tokens = SMALL_USAGE

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from ...core.host import Host
+from ...core.identity import ID, Identity
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -25,6 +26,13 @@ WORKSPACE_BYTES = 1 << 14  # a few hundred bytes in practice; never more is read
 class CopilotCli(Host):
     input_label = "copilot events.jsonl"
     store_variables = ("COPILOT_HOME",)
+    # WHO-1: the shell tool's child gets the session folder's id (a fork's own id in a fork);
+    # inside a sub-agent 1.0.102 gives an id that names no folder, 1.0.60 the parent's.
+    identity = Identity(
+        (("COPILOT_AGENT_SESSION_ID", ID),),
+        how="the Copilot CLI (and VS Code's Agent Host) set COPILOT_AGENT_SESSION_ID in its shell "
+        "tool's environment; COPILOT_HOME must reach the child too when it is not ~/.copilot",
+    )
 
     def claims_value(self, value: dict[str, Any]) -> bool:
         """HST-2, CPL-1: an event whose `type` is a string beginning `session.` and whose

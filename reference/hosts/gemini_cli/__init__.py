@@ -8,6 +8,7 @@ host's entry in the registry and imports neither until asked.
 from __future__ import annotations
 
 from ...core.host import Host
+from ...core.identity import Identity
 from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
@@ -21,6 +22,11 @@ if TYPE_CHECKING:
 class GeminiCli(Host):
     input_label = "gemini chat"
     store_variables = ("GEMINI_CLI_HOME",)
+    identity = Identity(
+        hook_transcript=True,
+        how="Gemini CLI gives its shell tool no session id (GEMINI_CLI=1 only): a hook "
+        "(AfterAgent) piping its stdin to `rebootspec hook --out FILE`",
+    )
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
         """HST-2, GEM-1: a `.json` whose document is a whole-file chat. Only a document that
