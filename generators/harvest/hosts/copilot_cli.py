@@ -34,6 +34,7 @@ from pathlib import Path
 from ..server import ScriptedServer
 from .common import HOME, PROJECT, HarvestError, Install, base_env, run, version_key
 from .result import Outcome, Thread
+from .whoami import check_whoami
 
 PACKAGE = "@github/copilot"
 LICENCE = "proprietary (GitHub Copilot CLI licence: installed and run, never redistributed)"
@@ -41,7 +42,7 @@ COPILOT_HOME = HOME / ".copilot"
 MODEL = "gpt-4.1"
 WINDOW = "20000"  # COPILOT_PROVIDER_MAX_PROMPT_TOKENS: the static context is about 10,400
 FILL = "answer with 6 medium shell tool calls"
-SCENARIOS = ("mixed", "subagent", "fork", "rewind")
+SCENARIOS = ("mixed", "subagent", "fork", "rewind", "whoami")
 FIRST_BYOK = "1.0.10"  # the first release that runs against a local provider
 FIRST_FORK = "1.0.45"  # `/fork`
 
@@ -274,6 +275,18 @@ def drive(
         if len(forks) != 1:
             raise HarvestError(f"/fork made {len(forks)} new sessions, not one")
         threads.append(Thread(forks[0], "fork", _events(forks[0]), 0))
+    elif scenario == "whoami":
+        # After each /compact a turn's shell tool runs `rebootspec whoami --json` (issue #34):
+        # COPILOT_AGENT_SESSION_ID names the session folder, so each answer is its count so far.
+        driver.prompt("Turn 1.")
+        session = driver.first()
+        for turn in (3, 5):
+            driver.prompt("/compact", session)
+            driver.prompt(f"Turn {turn}. answer with 1 whoami shell tool calls", session)
+        caused = sum(s.summaries for s in driver.steps)
+        events = COPILOT_HOME / "session-state" / session / "events.jsonl"
+        notes += check_whoami(server, events, True, _summaries, "the Copilot CLI's shell tool")
+        threads.append(Thread(session, "own", _events(session), caused))
     else:  # rewind: back to the second prompt, before the second /compact
         driver.prompt("Turn 1.")
         session = driver.first()
@@ -294,6 +307,11 @@ def drive(
         p for p in (COPILOT_HOME / "session-state" / session / "workspace.yaml",) if p.exists()
     ]
     return Outcome(threads, notes, files, driver.record())
+
+
+def _summaries(classifications: list[str]) -> int:
+    """The compactions a stretch of the server log shows: one summary request each."""
+    return sum(1 for kind in classifications if kind == "summary")
 
 
 def _events(session: str) -> Path:
