@@ -32,6 +32,7 @@ reads the file again with the readable path, which then owns the answer, warning
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
@@ -56,16 +57,21 @@ class Fallback(Exception):
     """The fast path cannot answer with certainty; the readable path decides."""
 
 
-def blocks(stream: IO[bytes]) -> Iterator[tuple[int, list[Line], bool]]:
-    """The stream's lines, a block at a time: (number of the block's first line, its lines,
-    whether its last line ended with LF).
+Numbers = range | list[int]  # the line numbers of a block's lines
+
+
+def blocks(stream: IO[bytes]) -> Iterator[tuple[Numbers, list[Line], bool]]:
+    """The stream's lines, a block at a time: (the lines' numbers, the lines, whether the last
+    line ended with LF).
 
     Lines are split on LF (and lose it) as `iter_values` splits them: a BOM is dropped from the
-    first, a final line without LF is a line. The bytes are read into one reused buffer: a fresh
-    buffer per read, or Python's line iteration, costs page faults and copies that weigh more
-    than the decoding. Short lines (pi's) are split out of a block in one call; long ones
-    (Codex's compactions) are views of the buffer, never copied, so a block's lines are valid
-    only until the next block is asked for.
+    first, a final line without LF is a line. Lines of whitespace only, which `iter_values`
+    skips (JSV-1), are left out of a block whole runs at a time (`_filled`): a file of blank
+    lines costs a scan of its bytes, not a step per line (issue 37). The bytes are read into
+    one reused buffer: a fresh buffer per read, or Python's line iteration, costs page faults
+    and copies that weigh more than the decoding. Short lines (pi's) are split out of a block
+    in one call; long ones (Codex's compactions) are views of the buffer, never copied, so a
+    block's lines are valid only until the next block is asked for.
     """
     buf = bytearray(_CHUNK)
     filled = 0
@@ -80,16 +86,22 @@ def blocks(stream: IO[bytes]) -> Iterator[tuple[int, list[Line], bool]]:
             got = stream.readinto(room)  # type: ignore[attr-defined]
         if not got:
             if filled:  # an unterminated final line
-                yield first, _first_line([bytes(buf[:filled])], first), False
+                yield range(first, first + 1), _first_line([bytes(buf[:filled])], first), False
             return
         filled += got
         end = buf.rfind(b"\n", 0, filled)
         if end < 0:
             continue
-        lines = _split(buf, end) if short else _views(buf, end)
-        short = end < _LONG * len(lines)
-        yield first, _first_line(lines, first), True
-        first += len(lines)
+        if _maybe_blank(buf, end):
+            numbers, lines, count = _filled(buf, end, first, short)
+        else:
+            lines = _split(buf, end) if short else _views(buf, end)
+            count = len(lines)
+            numbers = range(first, first + count)
+        short = end < _LONG * count
+        if lines:
+            yield numbers, _first_line(lines, numbers[0]), True
+        first += count
         end += 1
         # Views of the buffer may still be held; moving bytes within it (same size) is allowed.
         buf[: filled - end] = buf[end:filled]
@@ -114,6 +126,43 @@ def _views(buf: bytearray, end: int) -> list[Line]:
         lines.append(view[start:stop])
         start = stop + 1
     return lines
+
+
+_BLANK_STARTS = (b"\n\n", b"\n ", b"\n\t", b"\n\r")
+_WHITESPACE = re.compile(rb"[ \t\r\n]*")
+
+
+def _maybe_blank(buf: bytearray, end: int) -> bool:
+    """Whether a line of the block `buf[:end + 1]` may be whitespace only: a line that starts
+    with whitespace or is empty (four memchr-speed searches; a hit only costs `_filled`)."""
+    if buf[0] in _SPACE:
+        return True
+    return any(buf.find(start, 0, end + 1) >= 0 for start in _BLANK_STARTS)
+
+
+def _filled(buf: bytearray, end: int, first: int, short: bool) -> tuple[list[int], list[Line], int]:
+    """The block's lines that are not whitespace only, with their numbers, and how many lines
+    the block has. A run of whitespace (blank lines included) is skipped by one regex match,
+    which runs through it in C."""
+    view = memoryview(buf)
+    numbers: list[int] = []
+    lines: list[Line] = []
+    find, count, skip = buf.find, buf.count, _WHITESPACE.match
+    line, position, stop = first, 0, end + 1
+    while position < stop:
+        if buf[position] in _SPACE:  # a line that starts with whitespace, or is empty
+            after = skip(buf, position, stop).end()  # type: ignore[arg-type]
+            last = buf.rfind(b"\n", position, after)
+            if last >= 0:  # whole lines of whitespace: skipped
+                line += count(b"\n", position, last + 1)
+                position = last + 1
+                continue
+        newline = find(b"\n", position, stop)
+        numbers.append(line)
+        lines.append(bytes(view[position:newline]) if short else view[position:newline])
+        line += 1
+        position = newline + 1
+    return numbers, lines, line - first
 
 
 def _first_line(lines: list[Line], first: int) -> list[Line]:
@@ -148,8 +197,8 @@ def records(
     rejected), and its values go through `adopt` (whole values, to what `reduce` gives).
     """
     seen = [False]
-    for first, lines, terminated in blocks(stream):
-        yield from _read(first, lines, terminated, decoder[0], notices, reduce, adopt, seen)
+    for numbers, lines, terminated in blocks(stream):
+        yield from _read(numbers, lines, terminated, decoder[0], notices, reduce, adopt, seen)
 
 
 def record_blocks(
@@ -164,7 +213,7 @@ def record_blocks(
     comprehension, the cheapest loop Python has; any other block is read as `records` reads it.
     """
     seen = [False]
-    for first, lines, terminated in blocks(stream):
+    for numbers, lines, terminated in blocks(stream):
         if seen[0]:
             decode = decoder[0].decode
             try:
@@ -172,14 +221,14 @@ def record_blocks(
             except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
                 pass
             else:
-                yield range(first, first + len(values)), values
+                yield numbers, values
                 continue
-        pairs = list(_read(first, lines, terminated, decoder[0], notices, None, adopt, seen))
+        pairs = list(_read(numbers, lines, terminated, decoder[0], notices, None, adopt, seen))
         yield [line for line, _ in pairs], [value for _, value in pairs]
 
 
 def _read(
-    first: int,
+    numbers: Numbers,
     lines: list[Line],
     terminated: bool,
     decoder: msgspec.json.Decoder[Any],
@@ -189,9 +238,9 @@ def _read(
     seen: list[bool],
 ) -> Iterator[tuple[int, Any]]:
     """The records of one block of lines (see `records`); `seen[0]`: the first was read."""
-    last = first + len(lines) - 1
+    last = numbers[-1]
     decode = decoder.decode
-    for line, raw in enumerate(lines, first):
+    for line, raw in zip(numbers, lines):  # noqa: B905 (as long: one number per line)
         try:
             value = decode(raw)
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):

@@ -478,3 +478,36 @@ def test_readable_flag_changes_no_output(command: str, tmp_path: Path) -> None:
         paths.append(str(path))
     for path in paths:
         assert run_cli([command, path]) == run_cli([command, "--readable", path])
+
+
+# (e) whitespace: skipped whole runs at a time (issue 37) ----------------------------------
+
+BLANKS = {
+    "codex-blank-runs": codex(b"", b"  ", COMPACTED, b"\r", b"\t \r", b"", COMPACTED, b" "),
+    "codex-leading-space-record": codex(b"  " + COMPACTED, b"\t" + COMPACTED + b"  "),
+    "codex-blank-then-torn": codex(b"", b"", b'{"type":"compac'),
+    "codex-crlf-blanks": codex(COMPACTED + b"\r", b"\r", b"\r", COMPACTED + b"\r"),
+    "pi-blank-runs": pi(b"", b"", b'{"type":"compaction","id":"a","parentId":null}', b" ", b""),
+    "pi-glued-after-blanks": pi(b"\n\n", b'{"type":"compaction","id":"a"}{"type":"x","id":"b"}'),
+    "pi-space-lines": pi(*[b" " * n for n in range(40)], b'{"type":"compaction","id":"a"}'),
+}
+
+
+@pytest.mark.parametrize("chunk", [5, 64, 1 << 20])
+@pytest.mark.parametrize("name", sorted(BLANKS))
+def test_blank_lines_give_the_same_answer(
+    name: str, chunk: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs of blank and whitespace lines anywhere (also across read blocks): the same records
+    with the same line numbers, the same torn tail, as `iter_values` reads them."""
+    monkeypatch.setattr(fast, "_CHUNK", chunk)
+    assert_same(write(tmp_path, BLANKS[name]))
+
+
+def test_blank_lines_are_answered_fast(tmp_path: Path) -> None:
+    """A log padded with a million blank lines and whitespace is still answered by the fast
+    path (before issue 37, each blank line cost a failed decode: minutes for 50 MB)."""
+    padding = b"\n" * 1_000_000 + b" \t\r\n" * 100_000
+    data = codex(COMPACTED) + padding + COMPACTED + b"\n" + padding + COMPACTED + b"\n"
+    assert assert_same(write(tmp_path, data)) is None
+    assert outcome(tmp_path / "session.jsonl", readable=False)[1]["reboots"] == 3
