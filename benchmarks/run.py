@@ -60,6 +60,7 @@ class Measure:
     exit_code: int
     cpu: float = 0.0  # user + system CPU of the best run: steadier than wall time when shared
     startup_cpu: float = 0.0
+    cpus: tuple[float, ...] = ()  # the CPU time of every round, in order (paired ratios)
 
     @property
     def work(self) -> float:
@@ -173,7 +174,16 @@ def best_of(
         best[2],
         cpu=min(r[3] for r in runs),
         startup_cpu=min(s[3] for s in starts),
+        cpus=tuple(r[3] for r in runs),
     )
+
+
+def paired(fast: Measure, readable: Measure) -> float:
+    """The median over rounds of fast / readable CPU: both ran back to back in each round, so a
+    busy spell of a shared machine weighs on both sides of each ratio alike."""
+    ratios = sorted(a / b for a, b in zip(fast.cpus, readable.cpus, strict=True))
+    middle = len(ratios) // 2
+    return ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
 
 
 def fast_path_answers(path: Path) -> str:
@@ -230,7 +240,7 @@ def summary(results: list[Measure], answered: dict[tuple[str, float], str]) -> s
             f"| {readable.seconds / floor.seconds:.2f}x | {fast.work / floor.work:.2f}x "
             f"| {readable.work / floor.work:.2f}x | {size / fast.work:.0f} "
             f"| {fast.peak_rss_mb:.0f} / {readable.peak_rss_mb:.0f} / {floor.peak_rss_mb:.0f} "
-            f"| {fast.cpu / floor.cpu:.2f}x | {fast.cpu / readable.cpu:.2f}x "
+            f"| {fast.cpu / floor.cpu:.2f}x | {paired(fast, readable):.2f}x "
             f"| {answered.get((shape, size), '?')} |"
         )
     return "\n".join(lines)
@@ -250,14 +260,15 @@ def verdict(results: list[Measure]) -> list[str]:
                 f"{where}: fast / floor {ratio:.2f}x (less start-up "
                 f"{fast.work / floor.work:.2f}x), target <= {TARGET_FAST_FLOOR_RATIO}x: {met}"
             )
-        # Issue 37: never slower than --readable. The best of the paired, interleaved rounds;
-        # CPU time (what the process itself spent) decides, since on a shared machine a wall
-        # time also holds the waits for a core; the wall ratio is printed beside it.
-        met = "met" if fast.cpu <= readable.cpu * (1 + NOISE) else "NOT met"
+        # Issue 37: never slower than --readable. The median of the paired, interleaved
+        # rounds' CPU ratios decides (what the processes themselves spent: on a shared machine
+        # a wall time also holds the waits for a core); the best walls' ratio is printed too.
+        ratio = paired(fast, readable)
+        met = "met" if ratio <= 1 + NOISE else "NOT met"
         lines.append(
-            f"{where}: fast / readable CPU {fast.cpu / readable.cpu:.2f}x "
-            f"(wall {fast.seconds / readable.seconds:.2f}x), never slower "
-            f"(within {NOISE:.0%} of the rounds' noise): {met}"
+            f"{where}: fast / readable CPU {ratio:.2f}x (median of {len(fast.cpus)} paired "
+            f"rounds; best walls {fast.seconds / readable.seconds:.2f}x), never slower "
+            f"(within {NOISE:.0%}): {met}"
         )
         met = "met" if fast.peak_rss_mb <= floor.peak_rss_mb else "NOT met"
         lines.append(
