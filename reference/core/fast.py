@@ -310,12 +310,12 @@ def count_records_fast(
     None when the readable path must decide (any doubt at all). Raises OSError as the readable
     path would."""
     global last_fallback
-    from .files import open_regular
+    from .files import open_log
 
     last_fallback = None
 
-    try:
-        with open_regular(path) as stream:
+    try:  # a `.jsonl.zst` is decompressed as a stream, with open_log's bounds (CDX-7, issue 37)
+        with open_log(path) as stream:
             notices: list[Notice] = []
             result = count_stream(stream, notices)
         result.notices[:0] = notices

@@ -34,11 +34,18 @@ def size_of(path: str | os.PathLike[str]) -> int:
         return 0
 
 
-def wants_fast(path: str | os.PathLike[str], readable: bool) -> bool:
-    """Whether a fast path should answer first: a big plain file, and not `--readable`."""
-    return (
-        not readable and not os.fspath(path).endswith(".zst") and size_of(path) >= FAST_FROM_BYTES
-    )
+# A `.jsonl.zst` (CDX-7) is weighed by its compressed size: logs compress about this many times.
+COMPRESSION = 8
+
+
+def wants_fast(path: str | os.PathLike[str], readable: bool, compressed: bool = False) -> bool:
+    """Whether a fast path should answer first: a big file, and not `--readable`. A compressed
+    one only for a fast path that reads through `open_log` (`compressed`: the record hosts')."""
+    if readable:
+        return False
+    if os.fspath(path).endswith(".zst"):
+        return compressed and size_of(path) * COMPRESSION >= FAST_FROM_BYTES
+    return size_of(path) >= FAST_FROM_BYTES
 
 
 def count_file(
@@ -56,7 +63,7 @@ def count_file(
     `titles` (first user message, given name: core/titles.py) asks for the session's title on
     the same pass; the readable path then reads the file, since the fast path skips messages.
     """
-    if fast is not None and titles is None and wants_fast(path, readable):
+    if fast is not None and titles is None and wants_fast(path, readable, compressed=True):
         from .fast import count_records_fast
 
         result = count_records_fast(path, fast())

@@ -511,3 +511,18 @@ def test_blank_lines_are_answered_fast(tmp_path: Path) -> None:
     data = codex(COMPACTED) + padding + COMPACTED + b"\n" + padding + COMPACTED + b"\n"
     assert assert_same(write(tmp_path, data)) is None
     assert outcome(tmp_path / "session.jsonl", readable=False)[1]["reboots"] == 3
+
+
+def test_compressed_rollouts_are_read_as_a_stream_by_the_fast_path(tmp_path: Path) -> None:
+    """CDX-7: a `.jsonl.zst` goes through the fast path too, decompressed as a stream (issue
+    37); a file that is not zstd data gets the readable path's rejection."""
+    zstandard = pytest.importorskip("zstandard")
+    data = codex(COMPACTED, b"", COMPACTED) + b"{}\n" * 50_000
+    packed = tmp_path / "rollout.jsonl.zst"
+    packed.write_bytes(zstandard.ZstdCompressor().compress(data))
+    assert assert_same(packed) is None
+    assert outcome(packed, readable=False)[1]["reboots"] == 2
+    broken = tmp_path / "broken.jsonl.zst"
+    broken.write_bytes(b"not zstd at all\n" * 100)
+    assert_same(broken)
+    assert outcome(broken, readable=False)[0] == "rejected"
