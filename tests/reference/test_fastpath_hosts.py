@@ -42,10 +42,9 @@ def _host_of_case(input_path: str) -> str | None:
     return None
 
 
+FAST_HOSTS = ("codex", "pi", "claude-code")  # the record hosts with a fast path
 CORPUS = sorted(
-    p
-    for p in glob.glob(str(ROOT / "fixtures" / "*" / "*.jsonl"))
-    if _host_of_case(p) in ("codex", "pi")
+    p for p in glob.glob(str(ROOT / "fixtures" / "*" / "*.jsonl")) if _host_of_case(p) in FAST_HOSTS
 )
 HARVESTED = sorted(
     glob.glob(str(ROOT / "generators" / "harvest" / "harvested" / "**" / "*.jsonl"), recursive=True)
@@ -128,11 +127,31 @@ def test_clean_files_are_answered_by_the_fast_path() -> None:
     assert answered >= 60 and fell_back <= answered // 20, (answered, fell_back)
 
 
+@pytest.mark.parametrize("host", FAST_HOSTS)
+def test_each_fast_path_answers_its_clean_cases(host: str) -> None:
+    """Issue 37: a fast path that always gave up would pass every equality test; each host's
+    fast path answers at least 19 in 20 of its clean corpus cases itself."""
+    answered = fell_back = 0
+    for path in CORPUS:
+        if _host_of_case(path) != host:
+            continue
+        readable = outcome(path, readable=True)
+        if readable[0] != "count" or readable[1]["warnings"]:
+            continue
+        if assert_same(path) is None:
+            answered += 1
+        else:
+            fell_back += 1
+    assert answered >= 5 and fell_back * 20 <= answered, (answered, fell_back)
+
+
 # (b) mutations -----------------------------------------------------------------------------
 
 JUNK = [b"{", b"}", b"[", b"]", b'"', b"\\", b",", b":", b"\n", b"\xff", b"\t", b"0", b" ", b"\r"]
 KEYS = ["type", "payload", "timestamp", "ordinal", "id", "parentId", "replacement_history",
-        "turn_id", "item", "window_id", "message", "version", "parentSession", "kind"]  # fmt: skip
+        "turn_id", "item", "window_id", "message", "version", "parentSession", "kind",
+        "subtype", "isSidechain", "isCompactSummary", "slug", "logicalParentUuid", "agentId",
+        "uuid", "forkedFrom", "compactMetadata"]  # fmt: skip
 VALUES: list[Any] = [
     None, 0, 1, 2.0, -1, True, "", "x", [], {}, [{}], {"type": "compaction"},
     "compacted", "compaction", "session_meta", "event_msg", "response_item", "task_started",
@@ -140,6 +159,8 @@ VALUES: list[Any] = [
     "compaction_summary", "2026-03-02T09:00:00.000Z", "2020-01-01T00:00:00Z", [1, 2], {"a": 1},
     [{"type": "compaction"}], [{"type": "message"}, {"type": "compaction_summary"}],
     {"type": "ContextCompaction"}, {"kind": "contextCompaction"}, "0.1.0", "0.200.0",
+    "system", "compact_boundary", "microcompact_boundary", "summary", "user", "acompact-1",
+    {"trigger": "auto", "preTokens": 5}, {"postTokens": 1}, {"trigger": [1]},
 ]  # fmt: skip
 
 
@@ -526,3 +547,35 @@ def test_compressed_rollouts_are_read_as_a_stream_by_the_fast_path(tmp_path: Pat
     broken.write_bytes(b"not zstd at all\n" * 100)
     assert_same(broken)
     assert outcome(broken, readable=False)[0] == "rejected"
+
+
+# (f) Claude Code (issue 37) ------------------------------------------------------------------
+
+CC_USER = b'{"type":"user","uuid":"u1","sessionId":"s","isSidechain":false,"version":"2.1.0"}'
+CC_BOUNDARY = (
+    b'{"type":"system","subtype":"compact_boundary","uuid":"b1","sessionId":"s",'
+    b'"compactMetadata":{"trigger":"auto","preTokens":5}}'
+)
+CLAUDE = {
+    "cc-plain": [CC_USER, CC_BOUNDARY, CC_USER],
+    "cc-escaped-subtype": [CC_USER, CC_BOUNDARY.replace(b'"subtype"', b'"sub\\u0074ype"')],
+    "cc-duplicate-type": [CC_USER, CC_BOUNDARY[:-1] + b',"type":"user"}'],
+    "cc-slug-null": [CC_USER[:-1] + b',"slug":null}', CC_BOUNDARY],
+    "cc-sidechain-one": [CC_USER, CC_BOUNDARY[:-1] + b',"isSidechain":1}'],
+    "cc-forked-null": [CC_USER, CC_BOUNDARY[:-1] + b',"forkedFrom":null}', CC_BOUNDARY],
+    "cc-cc0": [CC_USER, b'{"type":"user","uuid":"s1","sessionId":"s","isCompactSummary":true}'],
+    "cc-glued": [CC_USER + CC_BOUNDARY, b"", CC_BOUNDARY.replace(b"b1", b"b2")],
+    "cc-torn": [CC_USER, CC_BOUNDARY, CC_BOUNDARY[:40]],
+    "cc-metadata-cc3": [CC_USER, CC_BOUNDARY.replace(b'"preTokens":5', b'"postTokens":2')],
+    "cc-agent": [CC_USER[:-1] + b',"agentId":"acompact-7"}', CC_BOUNDARY],
+    "cc-invalid-utf8-skipped": [CC_USER, CC_BOUNDARY[:-1] + b',"message":"\xff"}'],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLAUDE))
+def test_claude_code_cases_give_the_same_answer(name: str, tmp_path: Path) -> None:
+    lines = CLAUDE[name]
+    data = b"\n".join(lines) + (b"" if name == "cc-torn" else b"\n")
+    reason = assert_same(write(tmp_path, data))
+    if name in ("cc-plain", "cc-slug-null", "cc-forked-null", "cc-cc0", "cc-agent"):
+        assert reason is None  # a clean transcript is answered by the fast path

@@ -53,8 +53,13 @@ class ClaudeCode(Host):
         from ...core.records import count_file
         from .reader import count_records
 
+        def fast() -> Any:
+            from .fast import count_stream
+
+            return count_stream
+
         titles = (_first_message, _given_name) if with_title else None
-        return count_file(path, count_records, readable=readable, titles=titles)
+        return count_file(path, count_records, fast=fast, readable=readable, titles=titles)
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
