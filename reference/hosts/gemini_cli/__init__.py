@@ -44,8 +44,14 @@ class GeminiCli(Host):
 
         if path.endswith(".json") and is_chat_file(path):
             raise reject_document()  # GEM-7: the whole-file .json era
+
+        def fast() -> Any:
+            from .fast import count_stream
+
+            return count_stream
+
         titles = (_first_message, None) if with_title else None
-        return count_file(path, count_records, readable=readable, titles=titles)
+        return count_file(path, count_records, fast=fast, readable=readable, titles=titles)
 
     def session_ids(self, path: str, name_id: str) -> tuple[str, ...]:
         """A chat's file name carries 8 hex digits of its id; the whole id is inside, in the
