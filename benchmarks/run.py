@@ -320,8 +320,9 @@ def main(argv: list[str] | None = None) -> int:
         type=lambda s: s.split(","),
         default=["rewritten", "appended", "shared-appended"],
         help="shapes of generated sessions: rewritten, appended (benchmarks.shapes), "
-        "shared-appended, shared-rewritten (../shared/bench/make_big_vscode.py, issue 37; "
-        "skipped when absent); default rewritten,appended,shared-appended",
+        "shared-appended (../shared/bench/make_big_vscode.py, issue 37; skipped when absent; "
+        "its --rewritten form needs a counter.py the shared folder lacks); "
+        "default rewritten,appended,shared-appended",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
