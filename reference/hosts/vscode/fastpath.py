@@ -379,6 +379,8 @@ class _FastReplayer:
         cost more than the decoding. None: not this case, the general way decides."""
         index, name = keys[1], keys[2]
         decoders = _REQUEST_DECODERS.get(name) if type(name) is str else None
+        if decoders is None and type(name) is str and name in _REQUEST.members:
+            decoders = _request_decoders(name)
         state = self.state
         if decoders is None or type(index) is not int or state is None:
             return None
@@ -573,19 +575,21 @@ def _push_type(element: Any) -> Any:
     return type_
 
 
-def _request_decoders() -> dict[str, tuple[msgspec.json.Decoder[Any], msgspec.json.Decoder[Any]]]:
-    """For each declared member of a request: the decoders of a line that Sets it (kind 1)
-    and of one that Pushes into it (kind 2), as `_value_type` and `_items_type` choose them."""
-    decoders = {}
-    for name, member in _REQUEST.members.items():
-        element = member.element if member.shape == "array" else _ANY
-        assert element is not None
-        push = _patch_decoder(_push_type(element.type))
-        decoders[name] = (_patch_decoder(member.type), push)
+_Decoders = tuple[msgspec.json.Decoder[Any], msgspec.json.Decoder[Any]]
+_REQUEST_DECODERS: dict[str, _Decoders] = {}
+
+
+def _request_decoders(name: str) -> _Decoders:
+    """For a declared member of a request: the decoders of a line that Sets it (kind 1) and of
+    one that Pushes into it (kind 2), as `_value_type` and `_items_type` choose them. Built on
+    first use: each costs a msgspec type analysis, which the start-up of every big count would
+    otherwise pay for members its file never patches."""
+    member = _REQUEST.members[name]
+    element = member.element if member.shape == "array" else _ANY
+    assert element is not None
+    decoders = (_patch_decoder(member.type), _patch_decoder(_push_type(element.type)))
+    _REQUEST_DECODERS[name] = decoders
     return decoders
-
-
-_REQUEST_DECODERS = _request_decoders()
 
 
 def _builtins(value: Any) -> Any:
