@@ -93,6 +93,7 @@ def blocks(stream: IO[bytes]) -> Iterator[tuple[Numbers, list[Line], bool]]:
         if end < 0:
             continue
         lines = _split(buf, end) if short else _views(buf, end)
+        numbers: Numbers
         if _maybe_blank(lines, short):
             numbers, lines, count = _filled(buf, end, first, short)
         else:
@@ -154,7 +155,8 @@ def _filled(buf: bytearray, end: int, first: int, short: bool) -> tuple[list[int
     line, position, stop = first, 0, end + 1
     while position < stop:
         if buf[position] in _SPACE:  # a line that starts with whitespace, or is empty
-            after = skip(buf, position, stop).end()  # type: ignore[arg-type]
+            run = skip(buf, position, stop)  # always matches (a run of none or more)
+            after = run.end() if run else position
             last = buf.rfind(b"\n", position, after)
             if last >= 0:  # whole lines of whitespace: skipped
                 line += count(b"\n", position, last + 1)
