@@ -408,8 +408,9 @@ def test_the_schema_declares_every_member_the_count_reads() -> None:
 def test_appended_shape_steps_aside_to_the_readable_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 37: on a big log whose first line is short (the appended shape) the fast path is
-    not faster, so it is not started; on one whose first line holds most bytes it answers."""
+    """Issue 37: on a big log of a short first line and short patches (an appended shape) the
+    fast path is not faster, so it is not started; on one whose first line holds most bytes, or
+    whose patches are long, it answers."""
     from rebootspec.reference.hosts.vscode import shape
 
     (tmp_path / "a").mkdir()
@@ -419,8 +420,13 @@ def test_appended_shape_steps_aside_to_the_readable_path(
     state = dict(STATE, inputState={"inputText": "x" * 20_000})
     first = orjson.dumps({"kind": 0, "v": state}) + b"\n"
     rewritten = write(tmp_path / "r", first + patch, ".jsonl")
+    (tmp_path / "l").mkdir()
+    long_patch = orjson.dumps({"kind": 1, "k": ["inputState"], "v": {"x": "y" * 5000}}) + b"\n"
+    long_lines = write(tmp_path / "l", log() + long_patch * 20, ".jsonl")
     monkeypatch.setattr(shape, "APPENDED_FROM_BYTES", 1000)
     assert shape.appended(appended) and not shape.appended(rewritten)
+    assert not shape.appended(long_lines)  # long patches: the fast path skips most bytes
+    assert assert_same(long_lines) is None
     fastpath.last_fallback = "not run"
     assert outcome(appended, readable=False) == outcome(appended, readable=True)
     assert fastpath.last_fallback == "not run"  # count_fast was never called
