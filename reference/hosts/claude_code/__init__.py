@@ -59,7 +59,11 @@ class ClaudeCode(Host):
             return count_stream
 
         titles = (_first_message, _given_name) if with_title else None
-        return count_file(path, count_records, fast=fast, readable=readable, titles=titles)
+        # The fast path from 48 MiB: below, importing msgspec costs more than it saves
+        # (the saving is about 0.6 ms per MB; issue 37, measured in benchmarks/README.md).
+        return count_file(
+            path, count_records, fast=fast, readable=readable, titles=titles, fast_scale=3
+        )
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES

@@ -52,7 +52,11 @@ class Codex(Host):
             return count_stream
 
         titles = (_first_message, None) if with_title else None
-        return count_file(path, count_records, fast=fast, readable=readable, titles=titles)
+        # The fast path from 64 MiB: below, importing msgspec costs more than it saves
+        # (Codex's few long lines parse fast; issue 37, measured in benchmarks/README.md).
+        return count_file(
+            path, count_records, fast=fast, readable=readable, titles=titles, fast_scale=4
+        )
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
