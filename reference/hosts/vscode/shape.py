@@ -21,7 +21,7 @@ import os
 # read by the readable path directly (tests lower it to check the step-aside itself).
 APPENDED_FROM_BYTES = 16 * 2**20
 FIRST_LINE_SHARE = 4  # the first line is at least 1/4 of the file: the rewritten shape
-SAMPLE = 4 * 2**20  # bytes after the first line whose lines are counted
+SAMPLE = 2**20  # bytes after the first line whose lines are counted
 SHORT_LINES = 4096  # a mean line shorter than this (bytes) in the sample: short patches
 
 
