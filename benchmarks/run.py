@@ -38,6 +38,10 @@ FAST = "reference count (fast path)"
 READABLE = "reference count --readable"
 NAIVE = "naive (json, deepcopy)"
 NOISE = 0.03  # CPU times of the same program on the same file vary this much between rounds
+# ... and by this much in seconds at least: the kernel charges CPU time by clock ticks, so the
+# same 60 ms process measures a few ms more or less (both contenders running the same code, on
+# a file below a fast path's size, differ by up to 8% there).
+TICKS = 0.01
 # The shared folder beside the project root (or beside the folder of worktrees holding it).
 SHARED_MAKER = next(
     (
@@ -181,9 +185,20 @@ def best_of(
 def paired(fast: Measure, readable: Measure) -> float:
     """The median over rounds of fast / readable CPU: both ran back to back in each round, so a
     busy spell of a shared machine weighs on both sides of each ratio alike."""
-    ratios = sorted(a / b for a, b in zip(fast.cpus, readable.cpus, strict=True))
-    middle = len(ratios) // 2
-    return ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
+    return _median([a / b for a, b in zip(fast.cpus, readable.cpus, strict=True)])
+
+
+def never_slower(fast: Measure, readable: Measure) -> bool:
+    """Issue 37's check: the paired CPU ratio within NOISE, or the paired difference within
+    TICKS (a short process's CPU time is only known to a few clock ticks)."""
+    extra = _median([a - b for a, b in zip(fast.cpus, readable.cpus, strict=True)])
+    return paired(fast, readable) <= 1 + NOISE or extra <= TICKS
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def fast_path_answers(path: Path) -> str:
@@ -265,11 +280,11 @@ def verdict(results: list[Measure]) -> list[str]:
         # rounds' CPU ratios decides (what the processes themselves spent: on a shared machine
         # a wall time also holds the waits for a core); the best walls' ratio is printed too.
         ratio = paired(fast, readable)
-        met = "met" if ratio <= 1 + NOISE else "NOT met"
+        met = "met" if never_slower(fast, readable) else "NOT met"
         lines.append(
             f"{where}: fast / readable CPU {ratio:.2f}x (median of {len(fast.cpus)} paired "
             f"rounds; best walls {fast.seconds / readable.seconds:.2f}x), never slower "
-            f"(within {NOISE:.0%}): {met}"
+            f"(within {NOISE:.0%} or {TICKS * 1000:.0f} ms): {met}"
         )
         met = "met" if fast.peak_rss_mb <= floor.peak_rss_mb else "NOT met"
         lines.append(
