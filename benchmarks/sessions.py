@@ -38,7 +38,7 @@ from rebootspec.generators.hosts.big import (
     write_big_gemini,
     write_big_pi,
 )
-from rebootspec.generators.session.big import write_big_session
+from rebootspec.generators.hosts.vscode.big import write_big_session
 
 TEMPLATES = 4  # generated sessions per host; the others are copies under new ids
 HOME_VARIABLES = (
@@ -104,8 +104,8 @@ def build_store(home: Path, sessions: int, kb: float) -> int:
 
 def write_opencode(folder: Path, sessions: int, kb: float) -> int:
     """One O3 database of `sessions` sessions of about `kb` KB each; returns its bytes."""
-    from rebootspec.generators.hosts.opencode_files import render
-    from rebootspec.generators.hosts.opencode_plan import OcCompact, OcPrompt, OcSession, OcStore
+    from rebootspec.generators.hosts.opencode.files import render
+    from rebootspec.generators.hosts.opencode.plan import OcCompact, OcPrompt, OcSession, OcStore
 
     prompts = max(1, int(kb // 4))
     steps: list[OcPrompt | OcCompact] = []

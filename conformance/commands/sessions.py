@@ -23,9 +23,8 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from datetime import datetime
 from typing import TextIO
 
-import orjson
-
 from ...reference.cli import host_choices, host_names, store_variables
+from ...reference.core.printable import dumps, printable
 from ...reference.sessions.finder import Found, Problem, Scan, scan
 from ...reference.sessions.stores import roots
 from .session_rows import E_INTERNAL, Row, cache_key, count_batch
@@ -147,7 +146,7 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     mark_copies(rows)
     rows += [_problem_row(p) for p in walked.problems]
     if args.json:
-        out.writelines(orjson.dumps(_json_row(r)).decode() + "\n" for r in rows)
+        out.writelines(dumps(_json_row(r)) + "\n" for r in rows)  # ERR-10: exact JSON
     else:
         out.write(table(rows))
     _summary(rows, walked, seconds, args.jobs, err)
@@ -340,12 +339,12 @@ def table(rows: list[Row]) -> str:
     for row in rows:
         when = "-" if row["modified"] is None else _local(row["modified"])
         reboots = "-" if row["reboots"] is None else str(row["reboots"])
-        ident = short.get(row["id"], "-") if row["id"] else "-"
-        if row["id"]:
-            title = row["title"]
+        ident = printable(short.get(row["id"], "-")) if row["id"] else "-"
+        if row["id"]:  # ERR-10: a title or a path from the disk never drives the terminal
+            title = printable(row["title"])
             title = title if len(title) <= TITLE_WIDTH else title[: TITLE_WIDTH - 1] + "…"
         else:  # a folder or file the scan could not read: its path, the end of it kept
-            title = row["file"]
+            title = printable(row["file"])
             title = title if len(title) <= TITLE_WIDTH else "…" + title[1 - TITLE_WIDTH :]
         codes = _codes(row)
         lines.append(
@@ -394,7 +393,8 @@ def _summary(rows: list[Row], walked: Scan, seconds: float, jobs: int, err: Text
     if not sessions:
         err.write("no sessions found; looked in:\n")
         for root, exists in walked.looked:
-            err.write(f"  {root.host:<6}  {root.path}{'' if exists else '  (not there)'}\n")
+            shown = printable(root.path)
+            err.write(f"  {root.host:<6}  {shown}{'' if exists else '  (not there)'}\n")
         return
     err.write(
         f"{len(sessions)} session(s), {warned} row(s) with warnings; counted in "

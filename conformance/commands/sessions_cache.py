@@ -50,6 +50,16 @@ def cache_dir(env: Mapping[str, str] | None = None, platform: str = sys.platform
     return os.path.join(env.get("XDG_CACHE_HOME") or os.path.join(home, ".cache"), "rebootspec")
 
 
+def _utf8(text: str) -> bool:
+    """Whether a name can be kept as JSON text (a file name that is not UTF-8 is never cached:
+    it is counted each time, which is always right)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def stamp(path: str) -> list[int] | None:
     """The identity of what a row was counted from: (size, mtime_ns) of the file or store and
     of its side files; None when it cannot be read (such a row is never cached)."""
@@ -103,8 +113,10 @@ class Cache:
         """Keep `rows` for `key` unless a reading went wrong or the file changed meanwhile."""
         kept = list(rows)
         current = stamp(path)
-        if current is None or any(
-            warning["code"] in NOT_KEPT for row in kept for warning in row["warnings"]
+        if (
+            current is None
+            or not _utf8(key)
+            or any(warning["code"] in NOT_KEPT for row in kept for warning in row["warnings"])
         ):
             self.entries.pop(key, None)
             self.changed = True
@@ -132,10 +144,14 @@ class Cache:
         try:
             os.makedirs(folder, mode=0o700, exist_ok=True)
             data = {"format": FORMAT, "version": self.version, "entries": self.entries}
+            try:
+                encoded = orjson.dumps(data)
+            except TypeError:  # a title or id that JSON cannot hold: no cache this time
+                return
             fd, temporary = tempfile.mkstemp(prefix=".sessions-", dir=folder)
             try:
                 with os.fdopen(fd, "wb") as handle:
-                    handle.write(orjson.dumps(data))
+                    handle.write(encoded)
                 os.replace(temporary, self.file)
             except BaseException:
                 with contextlib.suppress(OSError):

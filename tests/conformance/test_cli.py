@@ -13,6 +13,8 @@ from rebootspec.conformance.cli import COMMANDS, main
 EXPECTED = [
     "count",
     "explain",
+    "whoami",
+    "hook",
     "sessions",
     "run",
     "smoke",
@@ -22,6 +24,7 @@ EXPECTED = [
     "baseline",
     "anonymize",
     "add-fixture",
+    "peers",
     "version",
 ]
 

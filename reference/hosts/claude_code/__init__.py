@@ -7,6 +7,8 @@ host's entry in the registry and imports neither.
 from __future__ import annotations
 
 from ...core.host import Host
+from ...core.identity import ID, Identity
+from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -29,6 +31,12 @@ UNTHREADED = {
 class ClaudeCode(Host):
     input_label = "claude-code transcript"
     store_variables = ("CLAUDE_CONFIG_DIR",)
+    identity = Identity(
+        (("CLAUDE_CODE_SESSION_ID", ID),),
+        hook_transcript=True,
+        how="Claude Code 2.1.132 and later set CLAUDE_CODE_SESSION_ID in the Bash tool's "
+        "environment; older ones: a SessionStart hook piping its stdin to `rebootspec hook`",
+    )
 
     def claims_value(self, value: dict[str, Any]) -> bool:
         """HST-2, CLC-1: a conversation record (string `type`, `uuid` and `sessionId`) or one of
@@ -58,39 +66,23 @@ class ClaudeCode(Host):
 
             return count_stream
 
-        titles = (_first_message, _given_name) if with_title else None
+        pickers = (titles.first_message, titles.given_name) if with_title else None
         # The fast path from 48 MiB: below, importing msgspec costs more than it saves
         # (the saving is about 0.6 ms per MB; issue 37, measured in benchmarks/README.md).
         return count_file(
-            path, count_records, fast=fast, readable=readable, titles=titles, fast_scale=3
+            path, count_records, fast=fast, readable=readable, titles=pickers, fast_scale=3
         )
+
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 
         return BASES, STORES
-
-
-def _given_name(value: dict[str, Any]) -> str | None:
-    """A title row: the user's own (`custom-title`), else the generated one (`ai-title`, a
-    resume-picker `summary`)."""
-    for member in ("customTitle", "aiTitle", "summary"):
-        text = value.get(member)
-        if value.get("type") in ("custom-title", "ai-title", "summary") and isinstance(text, str):
-            return text.strip() or None
-    return None
-
-
-def _first_message(value: dict[str, Any]) -> str | None:
-    """The first user message of the main thread that is text a person typed."""
-    from ...core.titles import text_of
-
-    message = value.get("message")
-    if value.get("type") != "user" or value.get("isSidechain") or not isinstance(message, dict):
-        return None
-    if value.get("isMeta") or value.get("isCompactSummary"):
-        return None
-    return text_of(message.get("content"))
 
 
 HOST = ClaudeCode()

@@ -7,6 +7,8 @@ The reader is `reader.py` (the definition), its fast path `fast.py`, its store r
 from __future__ import annotations
 
 from ...core.host import Host
+from ...core.identity import ID, Identity
+from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -19,6 +21,13 @@ if TYPE_CHECKING:
 class Codex(Host):
     input_label = "codex rollout"
     store_variables = ("CODEX_HOME",)
+    identity = Identity(
+        (("CODEX_THREAD_ID", ID),),
+        misleading=("CODEX_SESSION_ID",),
+        hook_transcript=True,
+        how="Codex 0.95.0 and later set CODEX_THREAD_ID in the shell tool's environment; "
+        "in a hook, pipe its stdin to `rebootspec hook`",
+    )
 
     def claims_value(self, value: dict[str, Any]) -> bool:
         """HST-2, CDX-1: a `session_meta`, any typed record with a `payload` object, or the
@@ -51,28 +60,23 @@ class Codex(Host):
 
             return count_stream
 
-        titles = (_first_message, None) if with_title else None
+        pickers = (titles.first_message, None) if with_title else None
         # The fast path from 64 MiB: below, importing msgspec costs more than it saves
         # (Codex's few long lines parse fast; issue 37, measured in benchmarks/README.md).
         return count_file(
-            path, count_records, fast=fast, readable=readable, titles=titles, fast_scale=4
+            path, count_records, fast=fast, readable=readable, titles=pickers, fast_scale=4
         )
+
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 
         return BASES, STORES
-
-
-def _first_message(value: dict[str, Any]) -> str | None:
-    """The text of the first `user_message` event (the prompt the user typed)."""
-    payload = value.get("payload")
-    if value.get("type") != "event_msg" or not isinstance(payload, dict):
-        return None
-    message = payload.get("message")
-    if payload.get("type") == "user_message" and isinstance(message, str):
-        return message or None
-    return None
 
 
 HOST = Codex()

@@ -9,6 +9,8 @@ the store table. This module is the host's entry in the registry and imports non
 from __future__ import annotations
 
 from ...core.host import Host
+from ...core.identity import Identity
+from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -20,6 +22,10 @@ if TYPE_CHECKING:
 
 class VsCode(Host):
     store_variables = ("REBOOTSPEC_VSCODE_USER_DATA_DIR", "VSCODE_PORTABLE", "VSCODE_APPDATA")
+    identity = Identity(
+        how="VS Code gives its agent terminal no session id: a language-model tool extension "
+        "(as qhoami) that reads the tool invocation's session",
+    )
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
         """HST-2, LEG-1: a `.json` file is one document, VS Code's (after Gemini CLI's row)."""
@@ -60,26 +66,19 @@ class VsCode(Host):
         count = count_state(replay.state)
         count.notices[:0] = replay.notices
         if with_title:
-            count.title = title_of(replay.state)
+            count.title = titles.title_of(replay.state)
         return count
+
+    def anonymize_policy(self) -> Any:
+        """VS Code's log is rewritten by the generators' own VS Code rewriter, whose vocabulary
+        is the era table (spec/eras.toml) and the session schema it keeps
+        (generators/anonymize/policy.py, CONTRIBUTING.md)."""
+        return {"format": "vscode"}
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 
         return BASES, STORES
-
-
-def title_of(state: dict[str, Any]) -> str:
-    """The title VS Code shows (`customTitle`), else the first request's message."""
-    title = state.get("customTitle")
-    if isinstance(title, str) and title.strip():
-        return title
-    requests = state.get("requests")
-    if isinstance(requests, list) and requests and isinstance(requests[0], dict):
-        message = requests[0].get("message")
-        if isinstance(message, dict) and isinstance(message.get("text"), str):
-            return str(message["text"])
-    return ""
 
 
 HOST = VsCode()
