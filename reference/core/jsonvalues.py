@@ -15,6 +15,7 @@ from functools import cache
 
 import orjson
 
+from .blankruns import BLANK_LINES, skip_run
 from .errors import E_LIMIT, W_TORN_TAIL, Notice, Rejection
 from .jsontext import BOM, DEPTH_LIMIT, deeper_than, js_int, reject_constant
 
@@ -50,6 +51,7 @@ def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, 
         if line == 1 and raw.startswith(BOM):
             raw = raw[len(BOM) :]
         if not raw.strip(b" \t\r\n"):
+            line += skip_run(stream, BLANK_LINES)  # a run of them: at scanning speed
             continue
         try:
             value = orjson.loads(raw)
