@@ -218,17 +218,17 @@ def _read(
 
 def whole(raw: Line, line: int, terminated: bool, notices: list[Notice]) -> list[Any]:
     """The values of one line, whole, exactly as `jsonvalues.iter_values` reads them."""
-    from .jsonvalues import _split
+    from .jsonvalues import LONG_LINE, _split
 
     try:
-        return [orjson.loads(raw)]
+        if len(raw) < LONG_LINE:  # a long one is split without orjson's costly error (JSV-4)
+            return [orjson.loads(raw)]
     except orjson.JSONDecodeError as error:
         if "depth limit" in str(error):
             raise Rejection(
                 line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
             ) from None
-    data = bytes(raw) + b"\n" if terminated else bytes(raw)
-    return [value for _, value in _split(data, line, notices)]
+    return [value for _, value in _split(raw, line, notices, terminated)]  # no copy: JSV-4
 
 
 def depth_limit_holds(decode: Callable[[bytes], object]) -> bool:

@@ -550,7 +550,7 @@ def _lines(stream: IO[bytes]) -> Iterator[memoryview]:
     while True:
         end = buf.find(b"\n", scanned, filled)
         if end == start and start:  # a run of empty pieces, skipped whole (issue 32)
-            more = _NOT_LF.search(buf, start, filled)  # type: ignore[call-overload]
+            more = _NOT_LF.search(buf, start, filled)
             start = scanned = more.start() if more else filled
             continue
         if end >= 0:
