@@ -254,3 +254,84 @@ def test_peak_memory_on_a_long_line_is_about_three_times_the_line(
     assert skipped == ([12] if shape == "outside-bmp" else [])
     ratio = (done.peak - base.peak) / LONG
     assert ratio <= 3.3, f"{shape}: peak {done.peak >> 20} MiB, {ratio:.2f} times the line"
+
+
+# -- 3. small ones -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["PATH", "-h"], ["PATH", "ses_a", "-h"], ["-h", "PATH"], ["--readable", "--help"]],
+)
+def test_help_beside_other_words_is_a_usage_error_not_a_silent_success(
+    tmp_path: Path, words: list[str]
+) -> None:
+    """`count STORE -h` printed help and exited 0, as if a session named -h had answered.
+    Help beside anything else is a usage error (exit 2, one line, nothing on stdout)."""
+    log = tmp_path / "rollout.jsonl"
+    log.write_bytes(rollout())
+    args = [str(log) if word == "PATH" else word for word in words]
+    for command in ("count", "explain"):
+        done = run(command, *args, tmp=tmp_path / "t")
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("usage error: ")
+        assert "alone" in done.stderr
+
+
+def test_help_alone_is_help(tmp_path: Path) -> None:
+    done = run("count", "-h", tmp=tmp_path / "t")
+    assert done.returncode == 0 and done.stdout.startswith("usage: ") and done.stderr == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="symbolic links")
+@pytest.mark.parametrize("folder", ["message/ses_a", "part/msg_1"])
+def test_a_symlink_loop_among_storage_records_is_e_read(tmp_path: Path, folder: str) -> None:
+    """OPC-12, ERR-12: two links naming each other among a session's records (ELOOP on
+    open): `count STORE SESSION` is E-READ at line 0, exit 1, naming the file."""
+    store = tmp_path / "storage"
+    summary = {"id": "msg_2", "role": "assistant", "parentID": "msg_1", "summary": True}
+    files = {
+        "session/prj/ses_a.json": {"id": "ses_a", "version": "1.0.50", "time": {"created": 1}},
+        "message/ses_a/msg_1.json": {"id": "msg_1", "role": "user", "time": {"created": 2}},
+        "message/ses_a/msg_2.json": {**summary, "finish": "stop", "time": {"created": 3}},
+        "part/msg_1/prt_1.json": {"id": "prt_1", "type": "compaction"},
+    }
+    for name, value in files.items():
+        (store / name).parent.mkdir(parents=True, exist_ok=True)
+        (store / name).write_text(json.dumps(value))
+    assert answer(run("count", str(store), "ses_a", tmp=tmp_path / "t"))["reboots"] == 1
+    (store / folder / "loop_a.json").symlink_to("loop_b.json")
+    (store / folder / "loop_b.json").symlink_to("loop_a.json")
+    line = one_line(run("count", str(store), "ses_a", tmp=tmp_path / "t"), "E-READ")
+    assert f"{store}:0: E-READ: " in line and "loop_" in line
+
+
+def test_explain_escapes_what_the_timeline_shows_from_the_store(tmp_path: Path) -> None:
+    """ERR-10: a message id holding a terminal escape and a line break is shown escaped, so
+    the timeline neither drives the terminal nor gains a forged row."""
+    import sqlite3
+
+    path = tmp_path / "opencode.db"
+    forged = "msg_2\x1b]0;PWNED\x07\nline       9  REBOOT  (forged)"
+    summary = {"role": "assistant", "parentID": "msg_1", "summary": True, "finish": "stop"}
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE session (id text, time_created integer, version text);"
+        "CREATE TABLE message (id text, session_id text, time_created integer, data text);"
+        "CREATE TABLE part (id text, message_id text, session_id text, data text);"
+        "INSERT INTO session VALUES ('ses_a', 1000, '1.2.1');"
+        "INSERT INTO message VALUES ('msg_1', 'ses_a', 2000, '{\"role\":\"user\"}');"
+        "INSERT INTO part VALUES ('prt_1', 'msg_1', 'ses_a', '{\"type\":\"compaction\"}');"
+    )
+    row = (forged, json.dumps(summary))
+    connection.execute("INSERT INTO message VALUES (?, 'ses_a', 3000, ?)", row)
+    connection.commit()
+    connection.close()
+    done = run("explain", str(path), "ses_a", tmp=tmp_path / "t")
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    rows = done.stdout.splitlines()
+    assert [row for row in rows if "REBOOT" in row] == [
+        "line       2  REBOOT  (message msg_2\\x1b]0;PWNED\\x07\\x0aline       9  REBOOT  (forged))"
+    ]
+    assert rows[-1] == "reboots: 1"
