@@ -72,8 +72,8 @@ def blocks(stream: IO[bytes]) -> Iterator[tuple[int, list[Line], bool]]:
     first = 1
     short = True  # the previous block's lines were short
     while True:
-        if filled == len(buf):  # a line longer than the buffer: a new, bigger one
-            bigger = bytearray(2 * len(buf))
+        if filled == len(buf):  # a line longer than the buffer: a new, bigger one, by half
+            bigger = bytearray(len(buf) * 3 // 2)  # (old and new are held while copying: JSV-4)
             bigger[:filled] = buf
             buf = bigger
         with memoryview(buf) as whole, whole[filled:] as room:
@@ -86,7 +86,7 @@ def blocks(stream: IO[bytes]) -> Iterator[tuple[int, list[Line], bool]]:
         end = buf.rfind(b"\n", 0, filled)
         if end < 0:
             continue
-        lines = _split(buf, end) if short else _views(buf, end)
+        lines = _split(buf, end) if short and end < _BIG else _views(buf, end)
         short = end < _LONG * len(lines)
         yield first, _first_line(lines, first), True
         first += len(lines)
@@ -97,6 +97,7 @@ def blocks(stream: IO[bytes]) -> Iterator[tuple[int, list[Line], bool]]:
 
 
 _LONG = 2048  # bytes: lines longer than this on average are views, not copies
+_BIG = 4 * _CHUNK  # a block this big (a long line came) is never copied whole: JSV-4's bound
 
 
 def _split(buf: bytearray, end: int) -> list[Line]:
