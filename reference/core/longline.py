@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _TRAILING = re.compile(r"trailing characters \(byte (\d+)\)")  # msgspec's, 1-based
-_SURROGATE = re.compile(rb"\\u[dD][89abcdefABCDEF]")  # an escaped surrogate: JSON.parse's own
+SURROGATE = re.compile(rb"\\u[dD][89abcdefABCDEF]")  # an escaped surrogate: JSON.parse's own
 _STEP = 1 << 20
 
 
@@ -39,7 +39,7 @@ def split_long(
     does not parse: JSV-2, JSV-3) or the rest, which only the text parser reads."""
     import msgspec
 
-    if _SURROGATE.search(data):
+    if SURROGATE.search(data):
         return data  # escaped surrogates: only the text parser reads them as JSON.parse does
     position = _SPACE.match(data).end()  # type: ignore[union-attr]  # `*`: always matches
     while position < len(data):
