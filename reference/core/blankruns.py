@@ -9,17 +9,15 @@ lines at a time, so skipping costs what scanning the bytes costs.
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
     from typing import BinaryIO
 
-EMPTY_LINES = re.compile(rb"\n*")  # RPL-1: VS Code skips zero-length pieces only
-BLANK_LINES = re.compile(rb"[ \t\r\n]*")  # JSV-1: the record hosts skip whitespace-only lines
+EMPTY_LINES = rb"\n*"  # RPL-1: VS Code skips zero-length pieces only
+BLANK_LINES = rb"[ \t\r\n]*"  # JSV-1: the record hosts skip whitespace-only lines
 
 
-def skip_run(stream: BinaryIO, run: re.Pattern[bytes]) -> int:
+def skip_run(stream: BinaryIO, run: bytes) -> int:
     """Consume the whole lines at the stream's position that `run` matches; how many.
 
     A partial line (whitespace and then a value) is left to the reader. A stream without
@@ -28,10 +26,13 @@ def skip_run(stream: BinaryIO, run: re.Pattern[bytes]) -> int:
     peek = getattr(stream, "peek", None)
     if peek is None:
         return 0
+    import re  # here, not at start-up: only a log with a blank line needs it (re caches)
+
+    match = re.compile(run).match
     skipped = 0
     while True:
         data = peek(1 << 16)
-        end = run.match(data).end()  # type: ignore[union-attr]  # `*`: always matches
+        end = match(data).end()  # type: ignore[union-attr]  # `*`: always matches
         last = data.rfind(b"\n", 0, end)
         if last < 0:
             return skipped

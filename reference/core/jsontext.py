@@ -51,6 +51,7 @@ def parse_json(raw: bytes, line: int) -> Any:
 # JSV-4: a text this long is checked by msgspec before orjson reads it: orjson's error on it
 # builds the whole text as a string (up to 12 times the line), msgspec's costs nothing.
 LONG_TEXT = 1 << 20
+SURROGATE = rb"\\u[dD][89abcdefABCDEF]"  # an escaped surrogate: only `json` reads it (a regex)
 
 
 def _check_long(raw: bytes, line: int) -> None:
@@ -58,11 +59,11 @@ def _check_long(raw: bytes, line: int) -> None:
 
     Only what every parser here refuses is decided: texts with an escaped surrogate or a
     number msgspec refuses, and nesting, are left to the parsers that decide them now."""
+    import re  # here: `re` costs start-up, and only a long text needs it
+
     import msgspec
 
-    from .longline import SURROGATE
-
-    if SURROGATE.search(raw):
+    if re.search(SURROGATE, raw):
         return
     try:
         msgspec.json.decode(raw, type=msgspec.Raw)

@@ -19,7 +19,7 @@ import re
 import orjson
 
 from .errors import E_LIMIT, Rejection
-from .jsontext import DEPTH_LIMIT
+from .jsontext import DEPTH_LIMIT, SURROGATE
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _TRAILING = re.compile(r"trailing characters \(byte (\d+)\)")  # msgspec's, 1-based
-SURROGATE = re.compile(rb"\\u[dD][89abcdefABCDEF]")  # an escaped surrogate: JSON.parse's own
 _STEP = 1 << 20
 
 
@@ -39,7 +38,7 @@ def split_long(
     does not parse: JSV-2, JSV-3) or the rest, which only the text parser reads."""
     import msgspec
 
-    if SURROGATE.search(data):
+    if re.search(SURROGATE, data):
         return data  # escaped surrogates: only the text parser reads them as JSON.parse does
     position = _SPACE.match(data).end()  # type: ignore[union-attr]  # `*`: always matches
     while position < len(data):
