@@ -89,10 +89,12 @@ class RecordCount(Answer):
 
     def timeline(self) -> str:
         """A human timeline of a record host's log: counted records, inherited ones, warnings."""
-        version = f" {self.host_version}" if self.host_version else ""
+        from .printable import printable  # ERR-10: ids and texts from the file, escaped
+
+        version = f" {printable(self.host_version)}" if self.host_version else ""
         rows = [f"host: {self.host}{version}  era: {self.era or '-'}  records: {self.records}"]
         for event in self.events:
-            details = ", ".join(f"{k} {v}" for k, v in event.items() if k != "line")
+            details = ", ".join(f"{k} {printable(str(v))}" for k, v in event.items() if k != "line")
             rows.append(f"line {event['line']:>7}  REBOOT  ({details})")
         for line in self.inherited:
             rows.append(f"line {line:>7}  inherited from the source thread, not counted (RBT-3)")
@@ -100,7 +102,7 @@ class RecordCount(Answer):
             rows.append(f"companion records seen and not counted (RBT-2): {self.companions}")
         for notice in self.notices:
             where = f"line {notice.line}" if notice.line is not None else "file"
-            rows.append(f"warning {notice.code} ({where}): {notice.message}")
+            rows.append(f"warning {notice.code} ({where}): {printable(notice.message)}")
         total = f"reboots: {self.reboots}"
         if self.on_path is not None:
             total += f"  (on the current path: {self.on_path})"

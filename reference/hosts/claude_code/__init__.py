@@ -61,8 +61,17 @@ class ClaudeCode(Host):
         from ...core.records import count_file
         from .reader import count_records
 
+        def fast() -> Any:
+            from .fast import count_stream
+
+            return count_stream
+
         pickers = (titles.first_message, titles.given_name) if with_title else None
-        return count_file(path, count_records, readable=readable, titles=pickers)
+        # The fast path from 48 MiB: below, importing msgspec costs more than it saves
+        # (the saving is about 0.6 ms per MB; issue 37, measured in benchmarks/README.md).
+        return count_file(
+            path, count_records, fast=fast, readable=readable, titles=pickers, fast_scale=3
+        )
 
     def anonymize_policy(self) -> Any:
         """What of its input is structure and what is a person's text (anonymize.py)."""

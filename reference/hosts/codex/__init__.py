@@ -61,7 +61,11 @@ class Codex(Host):
             return count_stream
 
         pickers = (titles.first_message, None) if with_title else None
-        return count_file(path, count_records, fast=fast, readable=readable, titles=pickers)
+        # The fast path from 64 MiB: below, importing msgspec costs more than it saves
+        # (Codex's few long lines parse fast; issue 37, measured in benchmarks/README.md).
+        return count_file(
+            path, count_records, fast=fast, readable=readable, titles=pickers, fast_scale=4
+        )
 
     def anonymize_policy(self) -> Any:
         """What of its input is structure and what is a person's text (anonymize.py)."""
