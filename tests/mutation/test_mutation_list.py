@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# The fast path and its choice (proven equal to the readable path by tests/reference/test_fastpath*).
+# The fast path and its choice (proven equal to the readable path: tests/reference/test_fastpath*).
 FAST = ("fast", "fastpath", "shape")
 
 
