@@ -23,9 +23,20 @@ PACKAGE = "reference" if "MUTANT_UNDER_TEST" in os.environ else "rebootspec.refe
 count_path = importlib.import_module(PACKAGE).count_path
 Rejection = importlib.import_module(PACKAGE + ".core.errors").Rejection
 vocabulary = importlib.import_module(PACKAGE + ".hosts.vscode.eras").vocabulary
+registry = importlib.import_module(PACKAGE + ".core.registry")
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CASES = sorted(path.parent for path in FIXTURES.glob("*/case.toml"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches() -> None:
+    """Each case starts as a fresh `rebootspec count` does: with the host table loaded again
+    from spec/hosts.toml and the era vocabulary built again. A table cached by an earlier case
+    (or by mutmut's parent process, before the mutant was switched on) would run the case
+    without the mutant of `registry._load` or of the era code, and hide it."""
+    registry._HOSTS = None
+    vocabulary.cache_clear()
 
 
 @pytest.mark.parametrize("folder", CASES, ids=[folder.name for folder in CASES])
@@ -33,9 +44,6 @@ def test_case_answer(folder: Path) -> None:
     case = tomllib.loads((folder / "case.toml").read_text("utf-8"))
     expect = case["expect"]
     path = _input(folder, case)
-    # Each case counts as a fresh `rebootspec count` does, with the era vocabulary built for it:
-    # one cached by an earlier case (or before the mutant was switched on) would hide a mutant.
-    vocabulary.cache_clear()
     try:
         answer = count_path(path, readable=True, session=case.get("session"))
         got: tuple[object, ...] = ("count", answer.reboots)
