@@ -102,11 +102,16 @@ def _first_count_case_of_each_host() -> list[Path]:
 @pytest.mark.parametrize("folder", _first_count_case_of_each_host(), ids=lambda f: f.name)
 def test_case_answer_with_its_host_named(folder: Path) -> None:
     """`count --host` (HST-3) gives the count content detection gives: the registry finds the
-    host by its key, and the case's expectation holds with it named."""
+    host by its key, and the case's expectation holds with it named. The title is asked for
+    too, as `sessions` asks for it: noting it on the same pass changes no count."""
     case = _case(folder)
     key = str(case.get("host", "vscode"))
-    answer = count_path(_input(folder, case), readable=True, host=key, session=case.get("session"))
-    assert answer.reboots == case["expect"]["reboots"]  # type: ignore[index]
+    session = case.get("session")
+    path = _input(folder, case)
+    named = count_path(path, readable=True, host=key, session=session)
+    assert named.reboots == case["expect"]["reboots"]  # type: ignore[index]
+    titled = registry.get(key).count(str(path), session=session, readable=True, with_title=True)
+    assert titled.reboots == case["expect"]["reboots"]  # type: ignore[index]
 
 
 def test_an_unknown_host_is_e_host_on_line_0() -> None:
