@@ -216,7 +216,9 @@ def count_all(items: Sequence[Found], jobs: int, progress: TextIO | None = None)
         for item in items:
             if item.within:  # a store's sessions go together: the store is read once
                 by_store.setdefault(item.path, []).append(item)
-        batches += list(by_store.values())
+        # A store is one task, read once: it goes first, so the files fill the other cores
+        # meanwhile instead of leaving one core alone with it at the end.
+        batches[:0] = list(by_store.values())
         with ProcessPoolExecutor(max_workers=min(jobs, MAX_WORKERS)) as pool:
             futures: dict[Future[list[Row]], list[Found]] = {
                 pool.submit(count_batch, batch): batch for batch in batches
