@@ -232,6 +232,7 @@ def cli(argv: list[str], reference: ReferenceView) -> int:
     fixtures: Path = args.fixtures
     case_id = new_id(taken(fixtures))
     table = case_table(args, case_id, rules, tags)
+    table = {"id": case_id, "name": casefile.free_name(table, fixtures)} | table
     errors = casefile.schema_problems(table, root="case")
     if errors:
         for problem in errors:
