@@ -348,11 +348,25 @@ class Settings:
         return Isolation(pass_env=self.pass_env(), memory_mb=self.case_memory())
 
     def candidate(self, isolation: Isolation | None = None) -> Candidate:
+        if self._given("candidate") == "":  # typed on the command line, unlike an empty variable
+            raise OptionError(
+                "--candidate is empty: give a command, or leave the option out to run the "
+                "bundled reference"
+            )
         text, where = self.source("candidate")
         try:
             return parse_candidate(text, isolation)
         except CandidateError as error:
             raise OptionError(f"{where}: {error}" if where else str(error)) from None
+
+    def report_dir(self) -> Path | None:
+        """The report folder; one that exists as something else than a folder is refused
+        before any case runs (the reports would fail to be written after all of them)."""
+        folder = self.path("report_dir")
+        if folder is not None and (folder.exists() or folder.is_symlink()) and not folder.is_dir():
+            where = self.source("report_dir")[1]
+            raise OptionError(f"{where} {folder}: exists and is not a folder")
+        return folder
 
     def corpus(self) -> Path:
         return self.path("corpus") or DEFAULT_CORPUS

@@ -97,7 +97,7 @@ class ConformanceRun:
             if divergences_file
             else {}
         )
-        self.report_dir = given.path("report_dir")
+        self.report_dir = given.report_dir()
         self.tags = tags
         self.records: list[Record] = []
 
@@ -279,9 +279,23 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput") and not updating:
         problem = startable(run.candidate)
         if problem is not None:
+            if _own_errors(config):
+                raise CannotStart(problem)
             pytest.exit(f"error: {problem}", returncode=2)
     if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_WorkerRecords(run), "conformance-worker-records")
+
+
+class CannotStart(pytest.UsageError):
+    """The candidate cannot be started: the run stops before the first case (exit 2). Not a
+    usage slip, so `rebootspec run` shows it as `error:` rather than `usage error:`."""
+
+
+def _own_errors(config: pytest.Config) -> bool:
+    """Whether `rebootspec run` words this run's errors (its plugin says so by an attribute):
+    then a stop is an exception it turns into one line, not pytest's `Exit:` banner."""
+    plugins = config.pluginmanager.get_plugins()
+    return any(getattr(plugin, "rebootspec_own_errors", False) for plugin in plugins)
 
 
 class _WorkerRecords:
@@ -308,6 +322,14 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """A case's readable name (spec/FIXTURES.md "Names") and host are keywords of its test, so
+    `-k codex/fork` selects by name as `-k K7QX` does by ID and `-k phantom` by tag."""
+    case = getattr(getattr(item, "callspec", None), "params", {}).get("case")
+    if isinstance(case, Case) and RUN_KEY in item.config.stash:
+        item.extra_keyword_matches.update((case.name, case.host))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With --snapshot-update only the snapshot writer runs (no candidate)."""
     if RUN_KEY in config.stash and config.getoption("update_snapshots", default=False):
@@ -320,6 +342,24 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     run = session.config.stash.get(RUN_KEY, None)
     if run is not None and run.collected is None:
         run.collected = [item.nodeid for item in session.items if item.name.startswith(CASE_TEST)]
+    _nothing_selected(session.config, session.items)
+
+
+def _nothing_selected(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A `-k` or `-m` that selects no case is a usage slip (a typo in a name or a tag), told
+    before anything runs; pytest alone would run nothing and exit 5."""
+    run = config.stash.get(RUN_KEY, None)
+    if run is None or hasattr(config, "workerinput") or not run.cases:
+        return
+    if config.getoption("update_snapshots", default=False):
+        return
+    given = (("-k", config.option.keyword), ("-m", config.option.markexpr))
+    chosen = [f"{flag} {value!r}" for flag, value in given if value]
+    if chosen and not any(item.name.startswith(CASE_TEST) for item in items):
+        raise pytest.UsageError(
+            f"{' and '.join(chosen)} selects none of the {len(run.cases)} cases "
+            "(rebootspec cases -k WORD lists names, IDs, hosts and tags)"
+        )
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

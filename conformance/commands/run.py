@@ -60,5 +60,8 @@ def run(argv: list[str]) -> int:
     try:
         code = int(pytest.main(suite_args(pytest_argv(argv)), plugins=[OwnUsageErrors()]))
     except CommandLineError as error:
+        if not error.usage:
+            sys.stderr.write(f"error: {error}\n")
+            return EXIT_USAGE
         return usage_error(PROG, str(error))
     return EXIT_USAGE if code == pytest.ExitCode.USAGE_ERROR else code
