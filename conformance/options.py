@@ -167,6 +167,8 @@ CANDIDATE_SETTINGS = ("candidate", *ANSWER_SETTINGS, "case_timeout", "case_memor
 RUN_SETTINGS = tuple(SETTINGS)
 SMOKE_SETTINGS = (*CANDIDATE_SETTINGS, "profile", "hosts", "corpus", "conformance_snapshots")
 FUZZ_SETTINGS = CANDIDATE_SETTINGS
+# What decides a case's outcome, so a reproduce command repeats it (not where reports go).
+RERUN_SETTINGS = (*CANDIDATE_SETTINGS, "profile", "hosts", "corpus", "conformance_snapshots")
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
@@ -308,6 +310,21 @@ class Settings:
                     if part.strip():
                         words += [setting.flag, part.strip()]
             else:
+                words += [setting.flag, value]
+        return words
+
+    def rerun_words(self, names: Iterable[str] = RERUN_SETTINGS) -> list[str]:
+        """The settings of `names` as command-line words, wherever each came from (the command
+        line or a variable), so a printed command repeats the run in a clean shell."""
+        words: list[str] = []
+        for name in names:
+            setting = SETTINGS[name]
+            if setting.kind == "flag":
+                words += [setting.flag] if self.flag_source(name) else []
+            elif setting.kind == "list":
+                for item in self.names(name):
+                    words += [setting.flag, item]
+            elif (value := self.text(name)) is not None:
                 words += [setting.flag, value]
         return words
 

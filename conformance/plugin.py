@@ -177,6 +177,24 @@ class ConformanceRun:
         )
         return build(head, self.records, corpus_changes)
 
+    def summary(self, corpus_changes: list[str], written: list[Path]) -> list[str]:
+        """The terminal's last lines (reports/summary.py), sized to the terminal."""
+        import shutil
+
+        from .reports.summary import bare_command, summary_lines
+
+        report = self.report(corpus_changes)
+        bad = [c for c in report["cases"] if c["gate"] in ("fail", "xpass")]
+        size = shutil.get_terminal_size((80, 24))
+        return summary_lines(
+            report,
+            rerun=["rebootspec", "run", *settings(self.config).rerun_words()],
+            bare=bare_command(self.candidate, bad[0]) if bad else None,
+            written=written,
+            width=size.columns,
+            height=size.lines,
+        )
+
 
 def normalized_args(args: list[str]) -> list[str]:
     """The explicit test paths and node IDs, relative to the repository (the package: "")."""
@@ -325,17 +343,33 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_itemcollected(item: pytest.Item) -> None:
     """A case's readable name (spec/FIXTURES.md "Names") and host are keywords of its test, so
     `-k codex/fork` selects by name as `-k K7QX` does by ID and `-k phantom` by tag."""
-    case = getattr(getattr(item, "callspec", None), "params", {}).get("case")
-    if isinstance(case, Case) and RUN_KEY in item.config.stash:
+    case = _case_of(item)
+    if case is not None and RUN_KEY in item.config.stash:
         item.extra_keyword_matches.update((case.name, case.host))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With --snapshot-update only the snapshot writer runs (no candidate)."""
-    if RUN_KEY in config.stash and config.getoption("update_snapshots", default=False):
+    """With --snapshot-update only the snapshot writer runs (no candidate). A `-k` that is a
+    whole case name selects that one case: pytest's `-k` matches substrings, and the name
+    `vscode/phantom/compacted` is part of `vscode/phantom/compacted-summaries`."""
+    if RUN_KEY not in config.stash:
+        return
+    if config.getoption("update_snapshots", default=False):
         kept = [item for item in items if item.path.name == EXPECTATIONS_FILE]
-        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
-        items[:] = kept
+    else:
+        wanted = (config.option.keyword or "").strip()
+        names = {case.name for case in config.stash[RUN_KEY].cases}
+        if wanted not in names:
+            return
+        kept = [item for item in items if (case := _case_of(item)) is None or case.name == wanted]
+    config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+    items[:] = kept
+
+
+def _case_of(item: pytest.Item) -> Case | None:
+    case = getattr(getattr(item, "callspec", None), "params", {}).get("case")
+    return case if isinstance(case, Case) else None
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -426,12 +460,19 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             terminalreporter.write_line(f"  {line}")
     if not run.records:
         return
-    report = run.report(changed)
-    totals = report["totals"]
-    outcomes = ", ".join(f"{n} {name}" for name, n in totals["outcomes"].items())
-    gates = ", ".join(f"{n} {name}" for name, n in totals["gates"].items())
-    terminalreporter.section("conformance")
-    terminalreporter.write_line(f"{report['verdict']}: {totals['cases']} cases: {outcomes}")
-    terminalreporter.write_line(f"gate: {gates}")
-    for path in config.stash.get(_WRITTEN, []):
-        terminalreporter.write_line(f"report: {path}")
+    config.stash[_SUMMARY] = run.summary(changed, config.stash.get(_WRITTEN, []))
+
+
+_SUMMARY = pytest.StashKey[list[str]]()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's summary is printed last, after pytest's own totals line, so that on one
+    screen a red run ends with what failed, per host, and how to reproduce the first one."""
+    lines = config.stash.get(_SUMMARY, None)
+    terminal = config.pluginmanager.get_plugin("terminalreporter")
+    if not lines or terminal is None:
+        return
+    terminal.section("conformance")
+    for line in lines:
+        terminal.write_line(line)

@@ -41,6 +41,11 @@ def suite_args(argv: list[str]) -> list[str]:
         "--rootdir",
         str(SUITE_DIR),
         "--conformance",
+        # The run ends with the conformance summary (one line per failing case, per host, a
+        # reproduce command): pytest's own list of failed node IDs and their long messages
+        # would push it off the screen. `-ra`, `--tb=short` after these bring them back.
+        "-rN",
+        "--tb=no",
         *argv,
     ]
 
