@@ -13,7 +13,7 @@ import time
 import orjson
 
 from . import count_path
-from .core.errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection
+from .core.errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection, os_reason
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -281,13 +281,19 @@ def main(
     if problem is not None:  # PRO-2: the caller's mistake, not the log's
         err.write(f"error: {path}: {problem}\n")
         return EXIT_USAGE
+    if args.path is not None and in_store is not None:  # a prefix in a store; never ignored
+        from .sessions.lookup import within
+
+        code, in_store = within(path, in_store, err)
+        if code != EXIT_ANSWER:
+            return code
     try:
         result = count_with_retry(path, args.retry, args.readable, args.host, in_store)
     except Rejection as rejection:  # ERR-10: exit 1, one line on stderr, nothing on stdout
         err.write(f"error: {path}:{rejection.line}: {rejection.code}: {rejection.reason}\n")
         return EXIT_REJECTED
     except OSError as error:
-        err.write(f"error: {path}: cannot read: {error.strerror or error}\n")
+        err.write(f"error: {path}: cannot read: {os_reason(error)}\n")
         return EXIT_USAGE
     except MemoryError:
         err.write(f"error: {path}:0: out of memory\n")

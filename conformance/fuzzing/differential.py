@@ -293,9 +293,7 @@ def reproduce_command(argv: list[str], seed: int) -> str:
         if word.startswith("--seed="):
             continue
         words.append(word)
-    return shlex.join(
-        ["rebootspec", "fuzz", *words, "--seed", str(seed)]
-    )
+    return shlex.join(["rebootspec", "fuzz", *words, "--seed", str(seed)])
 
 
 def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -> int:

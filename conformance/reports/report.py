@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ...reference.core.errors import os_reason
 from ..runner.corpus import known_tags, spec_version
 from ..runner.outcome import GATE_FAILURES, PROTOCOL_VERSION, Gate, Outcome
 from ..versions import suite_version
@@ -375,7 +376,7 @@ def load(path: Path) -> dict[str, Any]:
     try:
         data = orjson.loads(path.read_bytes())
     except OSError as error:
-        raise ValueError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise ValueError(f"{path}: cannot read: {os_reason(error)}") from None
     except orjson.JSONDecodeError as error:
         raise ValueError(f"{path}: not JSON: {error}") from None
     problem = report_problem(data)

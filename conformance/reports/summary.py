@@ -46,7 +46,8 @@ def failure_line(case: dict[str, Any], corpus: str) -> str:
     expected, got = show_answer(case.get("expected")), show_answer(case.get("actual"))
     if case.get("outcome") in ("unpinned", "corpus-error"):
         got = str(case["outcome"])
-    return f"  {name}  {case.get('host', '?')}  expected {expected}, got {got}  {shown_input(case, corpus)}"
+    where = shown_input(case, corpus)
+    return f"  {name}  {case.get('host', '?')}  expected {expected}, got {got}  {where}"
 
 
 def host_lines(report: dict[str, Any]) -> list[str]:

@@ -212,7 +212,8 @@ class CommandCandidate:
         if not argv or not argv[0]:
             raise CandidateError("the candidate command is empty")
         for word in argv:
-            broken = MALFORMED_PLACEHOLDER.search(word.replace("{path}", "").replace("{session}", ""))
+            rest = word.replace("{path}", "").replace("{session}", "")
+            broken = MALFORMED_PLACEHOLDER.search(rest)
             if broken:
                 raise CandidateError(
                     f"malformed placeholder {broken.group()!r} in {word!r}: "

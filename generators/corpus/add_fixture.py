@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ...fixtures import CORPUS_DIR
+from ...reference.core.errors import os_reason
 from ..session.eras import eras
 from ..usage import UsageParser
 from ..view import ReferenceView
@@ -219,7 +220,7 @@ def cli(argv: list[str], reference: ReferenceView) -> int:
     try:
         data = args.session.read_bytes()
     except OSError as failure:
-        sys.stderr.write(f"error: {args.session}: cannot read: {failure.strerror or failure}\n")
+        sys.stderr.write(f"error: {args.session}: cannot read: {os_reason(failure)}\n")
         return EXIT_USAGE
     hint = None if args.hand_written else private_hint(data)
     if hint is not None and not args.force:
@@ -265,7 +266,7 @@ def cli(argv: list[str], reference: ReferenceView) -> int:
         _write_case(fixtures / case_id, args.session, table)
     except OSError as failure:
         sys.stderr.write(
-            f"error: {fixtures / case_id}: {failure.strerror or failure}; nothing was written\n"
+            f"error: {fixtures / case_id}: {os_reason(failure)}; nothing was written\n"
         )
         return EXIT_USAGE
     print(f"wrote {fixtures / case_id}/ (session{args.session.suffix}, case.toml)")

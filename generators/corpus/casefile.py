@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...reference.core.errors import os_reason
 from ...spec import SPEC_DIR
 
 SPEC = SPEC_DIR
@@ -112,7 +113,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except OSError as error:
-        raise CaseFileError(path, f"cannot read: {error.strerror or error}") from None
+        raise CaseFileError(path, f"cannot read: {os_reason(error)}") from None
     except tomllib.TOMLDecodeError as error:
         raise CaseFileError(path, f"not TOML: {error}") from None
 
@@ -268,8 +269,41 @@ def _toml_value(value: Any) -> str:
 
 # Words a name leaves out of a title: they carry no meaning in a path.
 _STOP_WORDS = frozenset(
-    "a an the is are of on in at to and or its it as by with that which whose then there this "
-    "one two three four five zero no not be only".split()
+    {
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "of",
+        "on",
+        "in",
+        "at",
+        "to",
+        "and",
+        "or",
+        "its",
+        "it",
+        "as",
+        "by",
+        "with",
+        "that",
+        "which",
+        "whose",
+        "then",
+        "there",
+        "this",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "zero",
+        "no",
+        "not",
+        "be",
+        "only",
+    }
 )
 _NAME_WORDS = 5
 _ROLE = re.compile(r"run, the ([a-z-]+) file;")

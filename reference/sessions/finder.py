@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from ..core.errors import os_reason
 from . import stores as table
 from .stores import Root, Store, session_id
 
@@ -149,7 +150,7 @@ def _walk_path(path: str, result: Scan) -> None:
         elif os.path.lexists(path):
             _add_file(os.path.dirname(path) or ".", os.path.basename(path), None, "path", result)
         else:
-            result.problems.append(Problem(path, E_READ, "no such file or folder"))
+            result.problems.append(Problem(path, E_READ, "no such file"))
         return
     before = len(result.found)
     for store in table.STORES:
@@ -247,4 +248,4 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 def _reason(error: OSError) -> str:
-    return error.strerror or str(error)
+    return os_reason(error)

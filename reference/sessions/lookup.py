@@ -55,3 +55,54 @@ def resolve(prefix: str, found: dict[str, str], err: TextIO) -> int:
 
 def _row(item: Found) -> str:
     return f"  {item.host:<6}  {item.id}  {item.path}\n"
+
+
+def within(path: str, wanted: str, err: TextIO) -> tuple[int, str | None]:
+    """`count PATH --session ID` (or `count PATH SESSION`): (exit code, the session to count).
+
+    In a store of many sessions (an opencode database or storage folder) the id may be a
+    prefix, as without a path: one match is that session; several are a usage error listing
+    them; none is left to the store's reader, which rejects it (E-SESSION, exit 1). A file of
+    one session has nothing to choose: an id is accepted only when it is (a prefix of) that
+    file's own id, and anything else is a usage error (exit 2), never silently ignored.
+    """
+    import os
+
+    from ..core.errors import Rejection
+    from ..core.registry import detect
+    from .stores import session_id
+
+    key = wanted.strip().lower()
+    try:
+        host = detect(path)
+        if host.is_store(path):
+            ids = [ident for ident, _ in host.sessions_in(path)]
+            own: tuple[str, ...] = ()
+        else:
+            ids = []
+            named = session_id(os.path.basename(path))
+            own = host.session_ids(path, named[1]) if named else ()
+    except (Rejection, OSError):
+        return EXIT_FOUND, wanted  # the reader reports what is wrong with the input (ERR-*)
+    if not host.is_store(path):
+        if any(ident.lower().startswith(key) for ident in own) and key:
+            return EXIT_FOUND, None
+        shown = [ident for ident in own if ident.isascii() and ident.replace("-", "").isalnum()]
+        its = f" (its id: {shown[0]})" if shown else ""  # nothing raw from a file is printed
+        err.write(
+            f"usage error: {path} is one session{its}, not {wanted!r}: a session id is "
+            "given only with a store of many sessions (try --help)\n"
+        )
+        return EXIT_USAGE, None
+    matches = [ident for ident in ids if ident.lower().startswith(key)]
+    exact = [ident for ident in matches if ident.lower() == key]
+    if exact or len(matches) == 1:
+        return EXIT_FOUND, (exact or matches)[0]
+    if matches:
+        err.write(
+            f"error: session {wanted!r}: {len(matches)} sessions of {path} match; "
+            "give more of the id:\n"
+        )
+        err.writelines(f"  {ident}\n" for ident in matches[:SHOWN])
+        return EXIT_USAGE, None
+    return EXIT_FOUND, wanted
