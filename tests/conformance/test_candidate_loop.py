@@ -112,7 +112,7 @@ def test_the_reproduce_commands_work_when_pasted(red_run: tuple[Path, str]) -> N
     words = shlex.split(again)
     assert words[:2] == ["rebootspec", "run"] and words[-2] == "-k"
     name = words[-1]
-    pasted = rebootspec(*words[2:], "-p", "no:cacheprovider", "-p", "no:xdist", cwd=folder)
+    pasted = rebootspec(*words[1:], "-p", "no:cacheprovider", "-p", "no:xdist", cwd=folder)
     assert pasted.returncode == 1
     assert "FAIL: 1 cases: 1 " in pasted.stdout and f"  {name}  pi  expected" in pasted.stdout
     alone = subprocess.run(shlex.split(bare), capture_output=True, text=True, check=False)
@@ -207,7 +207,8 @@ SLIPS = {
 def test_a_usage_slip_is_one_line_and_exit_2_before_any_case(slip: str, tmp_path: Path) -> None:
     args, words = SLIPS[slip]
     (tmp_path / "afile").write_text("x", encoding="utf-8")
-    done = rebootspec(*args, "-p", "no:cacheprovider" if args[0] == "run" else "", cwd=tmp_path)
+    quiet = ["-p", "no:cacheprovider", "-p", "no:xdist"] if args[0] == "run" else []
+    done = rebootspec(*args, *quiet, cwd=tmp_path)
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1, done.stderr
     assert lines[0].startswith("usage error: ") and words in lines[0]
