@@ -298,15 +298,22 @@ def pytest_configure(config: pytest.Config) -> None:
         problem = startable(run.candidate)
         if problem is not None:
             if _own_errors(config):
-                raise CannotStart(problem)
+                raise cannot_start(problem)
             pytest.exit(f"error: {problem}", returncode=2)
     if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_WorkerRecords(run), "conformance-worker-records")
 
 
-class CannotStart(pytest.UsageError):
+NOT_A_SLIP = "rebootspec_not_a_slip"
+
+
+def cannot_start(problem: str) -> pytest.UsageError:
     """The candidate cannot be started: the run stops before the first case (exit 2). Not a
-    usage slip, so `rebootspec run` shows it as `error:` rather than `usage error:`."""
+    usage slip, so `rebootspec run` shows it as `error:` rather than `usage error:` (pytest's
+    UsageError is final: the difference is an attribute)."""
+    error = pytest.UsageError(problem)
+    setattr(error, NOT_A_SLIP, True)
+    return error
 
 
 def _own_errors(config: pytest.Config) -> bool:

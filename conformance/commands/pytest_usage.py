@@ -43,14 +43,13 @@ class OwnUsageErrors:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_cmdline_main(self) -> Generator[None, object, object]:
-        from ..plugin import CannotStart
+        from ..plugin import NOT_A_SLIP
 
         try:
             return (yield)
-        except CannotStart as error:
-            raise CommandLineError(str(error), usage=False) from None
         except pytest.UsageError as error:
-            raise CommandLineError(" ".join(str(error).split())) from None
+            usage = not getattr(error, NOT_A_SLIP, False)
+            raise CommandLineError(" ".join(str(error).split()), usage=usage) from None
 
     def pytest_addoption(self, parser: pytest.Parser) -> None:
         self.parser = parser
