@@ -386,17 +386,21 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     _nothing_selected(session.config, session.items)
 
 
+_TOLD = pytest.StashKey[bool]()
+
+
 def _nothing_selected(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A `-k` or `-m` that selects no case is a usage slip (a typo in a name or a tag), told
     before anything runs; pytest alone would run nothing and exit 5."""
     run = config.stash.get(RUN_KEY, None)
     if run is None or hasattr(config, "workerinput") or not run.cases:
         return
-    if config.getoption("update_snapshots", default=False):
+    if config.getoption("update_snapshots", default=False) or config.stash.get(_TOLD, False):
         return
     given = (("-k", config.option.keyword), ("-m", config.option.markexpr))
     chosen = [f"{flag} {value!r}" for flag, value in given if value]
     if chosen and not any(item.name.startswith(CASE_TEST) for item in items):
+        config.stash[_TOLD] = True
         raise pytest.UsageError(
             f"{' and '.join(chosen)} selects none of the {len(run.cases)} cases "
             "(rebootspec cases -k WORD lists names, IDs, hosts and tags)"
@@ -440,6 +444,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if hasattr(config, "workerinput"):
         config.workeroutput[WORKER_KEY] = [record.to_json() for record in run.records]  # type: ignore[attr-defined]
         return
+    if run.collected == [] and not session.items:  # under xdist the workers chose the cases
+        _nothing_selected(config, [])
     changed = run.corpus_changes()
     config.stash[_CHANGED] = changed
     if changed:
