@@ -15,6 +15,7 @@ EXPECTED = [
     "explain",
     "sessions",
     "run",
+    "cases",
     "smoke",
     "compare",
     "fuzz",
