@@ -82,7 +82,7 @@ def within(path: str, wanted: str, err: TextIO) -> tuple[int, str | None]:
             ids = []
             named = session_id(os.path.basename(path))
             own = host.session_ids(path, named[1]) if named else ()
-    except (Rejection, OSError):
+    except (Rejection, OSError, ValueError, MemoryError):
         return EXIT_FOUND, wanted  # the reader reports what is wrong with the input (ERR-*)
     if not host.is_store(path):
         if any(ident.lower().startswith(key) for ident in own) and key:
