@@ -219,9 +219,11 @@ def normalized_args(args: list[str]) -> list[str]:
 def failure_message(record: Record) -> str:
     from .reports.report import show_answer
 
+    named = f" {record.name}" if record.name and record.name != record.id else ""
     lines = [
-        f"{record.id} {record.outcome}: {record.detail}",
+        f"{record.id}{named} {record.outcome}: {record.detail}",
         f"  {record.title}",
+        f"  input {record.input}" + (f" (session {record.session})" if record.session else ""),
         f"  rules {', '.join(record.rules)}; expected {show_answer(record.expected)}, "
         f"actual {show_answer(record.actual)}",
     ]

@@ -24,6 +24,11 @@ RESERVED_ROWS = 2
 MIN_LISTED = 3
 
 
+def cases(n: int) -> str:
+    """`1 case`, `2 cases`."""
+    return f"{n} case" if n == 1 else f"{n} cases"
+
+
 def rows(line: str, width: int) -> int:
     """How many terminal rows `line` takes when the terminal wraps it at `width` columns."""
     return max(1, math.ceil(len(line) / max(width, 20)))
@@ -58,7 +63,7 @@ def host_lines(report: dict[str, Any]) -> list[str]:
     for host, outcomes in hosts.items():
         total = sum(outcomes.values())
         parts = ", ".join(f"{n} {outcome}" for outcome, n in outcomes.items())
-        lines.append(f"  {host:<{width}}  {total} cases: {parts}")
+        lines.append(f"  {host:<{width}}  {cases(total)}: {parts}")
     return lines
 
 
@@ -90,7 +95,7 @@ def summary_lines(
     `bare` the candidate's command on the first failure's input (None: not runnable alone)."""
     totals = report["totals"]
     outcomes = ", ".join(f"{n} {name}" for name, n in totals["outcomes"].items())
-    head = [f"{report['verdict']}: {totals['cases']} cases: {outcomes}"]
+    head = [f"{report['verdict']}: {cases(totals['cases'])}: {outcomes}"]
     corpus = str(report["header"].get("corpus", ""))
     bad = [case for case in report["cases"] if case["gate"] in GATE_FAILURES]
     tail: list[str] = []

@@ -114,7 +114,7 @@ def test_the_reproduce_commands_work_when_pasted(red_run: tuple[Path, str]) -> N
     name = words[-1]
     pasted = rebootspec(*words[1:], "-p", "no:cacheprovider", "-p", "no:xdist", cwd=folder)
     assert pasted.returncode == 1
-    assert "FAIL: 1 cases: 1 " in pasted.stdout and f"  {name}  pi  expected" in pasted.stdout
+    assert "FAIL: 1 case: 1 " in pasted.stdout and f"  {name}  pi  expected" in pasted.stdout
     alone = subprocess.run(shlex.split(bare), capture_output=True, text=True, check=False)
     assert json.loads(alone.stdout) == {"reboots": 1}
     assert str(FIXTURES / pi_cases()[name]["id"]) in bare  # type: ignore[operator]
@@ -187,7 +187,7 @@ def test_every_case_has_a_unique_path_like_name_and_k_name_selects_exactly_it(
     # `vscode/phantom/compacted` is a prefix of `vscode/phantom/compacted-summaries`
     prefix = next(n for n in names if any(o != n and o.startswith(n) for o in names))
     done = rebootspec("run", "-k", prefix, "-p", "no:cacheprovider", "-p", "no:xdist", cwd=tmp_path)
-    assert done.returncode == 0 and "PASS: 1 cases: 1 pass" in done.stdout, done.stdout[-2000:]
+    assert done.returncode == 0 and "PASS: 1 case: 1 pass" in done.stdout, done.stdout[-2000:]
 
 
 # -- usage is checked before any case runs ---------------------------------------------------
