@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from ...fixtures import CORPUS_DIR
-from ...reference.core.errors import os_reason
 from ..session.eras import eras
-from ..usage import UsageParser
+from ..usage import UsageParser, os_reason
 from ..view import ReferenceView
 from . import casefile
 from .ids import new_id, taken

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...reference.core.errors import os_reason
 from ...spec import SPEC_DIR
+from ..usage import os_reason
 
 SPEC = SPEC_DIR
 CASE_FILE = "case.toml"

@@ -278,3 +278,21 @@ def readme_script() -> str:
     found = re.search(r"```js\n(// node run-corpus\.mjs.*?)```", text, re.S)
     assert found, "README.md shows no run-corpus.mjs"
     return found.group(1)
+
+
+def test_one_wording_for_a_missing_file(tmp_path: Path) -> None:
+    """Every command says "no such file" (the generators keep their own copy of the words)."""
+    import errno
+
+    from rebootspec.generators.usage import os_reason as generators_reason
+    from rebootspec.reference.core.errors import os_reason
+
+    missing = OSError(errno.ENOENT, "No such file or directory")
+    assert os_reason(missing) == generators_reason(missing) == "no such file"
+    denied = OSError(errno.EACCES, "Permission denied")
+    assert os_reason(denied) == generators_reason(denied) == "Permission denied"
+    gone = str(tmp_path / "gone.jsonl")
+    for args in (["count", gone], ["compare", gone, gone], ["sessions", "--path", gone]):
+        done = rebootspec(*args, cwd=tmp_path)
+        assert done.returncode == 2 and "no such file" in done.stderr, (args, done.stderr)
+        assert "No such file or directory" not in done.stderr
