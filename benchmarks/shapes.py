@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rebootspec.generators.session import eras as era_table
-from rebootspec.generators.session.big import BulkySession
-from rebootspec.generators.session.plan import Plan
-from rebootspec.generators.session.player import Player
-from rebootspec.generators.session.randomized import long_session_steps
-from rebootspec.generators.session.texts import Labels
-from rebootspec.generators.session.writer import REWRITE_AFTER, LogWriter
+from rebootspec.generators.hosts.vscode import eras as era_table
+from rebootspec.generators.hosts.vscode.big import BulkySession
+from rebootspec.generators.hosts.vscode.plan import Plan
+from rebootspec.generators.hosts.vscode.player import Player
+from rebootspec.generators.hosts.vscode.randomized import long_session_steps
+from rebootspec.generators.hosts.vscode.texts import Labels
+from rebootspec.generators.hosts.vscode.writer import REWRITE_AFTER, LogWriter
 
 SHAPES = ("rewritten", "appended")
 NEVER = 10**12  # a rewrite threshold no log reaches

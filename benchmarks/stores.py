@@ -46,8 +46,8 @@ print(n)
 def write_store(folder: Path, prompts: int) -> tuple[Path, str, int]:
     """A one-session O3 store: `prompts` prompts of three tool calls, a compaction every 50
     (the plan's count); returns the database, the session and the expected count."""
-    from rebootspec.generators.hosts.opencode_files import render
-    from rebootspec.generators.hosts.opencode_plan import OcCompact, OcPrompt, OcSession, OcStore
+    from rebootspec.generators.hosts.opencode.files import render
+    from rebootspec.generators.hosts.opencode.plan import OcCompact, OcPrompt, OcSession, OcStore
 
     steps: list[OcPrompt | OcCompact] = []
     for index in range(prompts):

@@ -133,7 +133,14 @@ def overview() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    """Run one subcommand; Ctrl-C, SIGTERM and SIGHUP end it with one line and its private
+    files removed (reference/core/endings.py)."""
+    from ..reference.core.endings import guarded
+
+    return guarded(lambda: _dispatch(list(sys.argv[1:] if argv is None else argv)))
+
+
+def _dispatch(args: list[str]) -> int:
     if not args or args[0] in ("-h", "--help"):
         (sys.stdout if args else sys.stderr).write(overview())
         return 0 if args else 2

@@ -13,26 +13,15 @@ from .corpus import ids
 
 
 def _list() -> int:
-    from .corpus.cases import pairs
-    from .session.plan import expected_reboots, expected_reboots_v1
+    """Every generated case of every host: its ID, key, container and planned answer."""
+    from .corpus.cases import generate, pairs
 
     table = ids.registry()
     for scenario, era in pairs():
-        key = f"{scenario.name}/{era.id}"
-        plan = scenario.plan(era)
-        rejected = scenario.damage == "first-write-lost"
-        expect = "reject" if rejected else str(expected_reboots(plan))
-        v1 = "" if rejected else f" (1.0: {expected_reboots_v1(plan)})"
-        print(f"{table.get(key, '----')}  {key:<44} {scenario.container:<5} {expect:>6}{v1}")
-    from .corpus.hostcases import HostCase
-    from .corpus.hostcases import all_cases as host_cases
-    from .corpus.opencodecases import OpencodeCase
-    from .corpus.opencodecases import all_cases as opencode_cases
-
-    others: list[HostCase | OpencodeCase] = [*host_cases(), *opencode_cases()]
-    for case in others:
+        key = f"{scenario.name}/{era}"
+        case = generate(scenario, era, table.get(key, "----"))
         answer = case.expect.get("reboots", case.expect.get("error"))
-        print(f"{case.id}  {case.key:<44} {case.container:<5} {answer!s:>6}")
+        print(f"{case.id}  {key:<44} {case.container:<5} {answer!s:>6}")
     return 0
 
 
@@ -93,7 +82,7 @@ def main(argv: list[str]) -> int:
     if args.command == "big":
         from pathlib import Path
 
-        from .session.big import write_big_session
+        from .hosts.vscode.big import write_big_session
 
         expected = write_big_session(Path(args.out), args.size_mb, args.seed)
         print(f"wrote {args.out}: expected reboots {expected} (from the plan)")

@@ -12,8 +12,22 @@ The answer is either the reference's count JSON (OUT-1) with `"outcome": "count"
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 ReferenceView = Callable[[Path], tuple[dict[str, Any], str]]
+
+
+class HostView(Protocol):
+    """What `anonymize` is told about the hosts, also injected (issue #33).
+
+    `policy` is the anonymization policy of the host that claims the input (its
+    `anonymize_policy()`: plain data, see reference/core/anonymize.py), None when no host claims
+    it; `count` is the reference's answer for one session of an input, as `ReferenceView` gives
+    it (`session` names one session of a store of several).
+    """
+
+    def policy(self, path: Path) -> Mapping[str, Any] | None: ...
+
+    def count(self, path: Path, session: str | None) -> dict[str, Any]: ...

@@ -3,5 +3,6 @@
 import sys
 
 from .cli import main
+from .core.endings import guarded
 
-sys.exit(main(sys.argv[1:]))
+sys.exit(guarded(lambda: main(sys.argv[1:])))

@@ -10,10 +10,9 @@ import os
 import sys
 import time
 
-import orjson
-
 from . import count_path
 from .core.errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection, os_reason
+from .core.printable import dumps, printable
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -80,9 +79,9 @@ EXAMPLES["count"] += "  |  %(prog)s --session 634638ae (any host's session, by a
 
 def host_choices() -> tuple[str, ...]:
     """HST-1: every host `--host` takes, from the registry (spec/hosts.toml)."""
-    from .core.registry import keys
+    from .core.registry import host_keys
 
-    return keys()
+    return host_keys()
 
 
 def store_variables() -> str:
@@ -153,8 +152,16 @@ def build_parser(prog: str = "python -m reference") -> argparse.ArgumentParser:
 def _retries(text: str) -> int:
     import argparse
 
+    stripped = text.strip()
+    unsigned = stripped[1:] if stripped[:1] in ("+", "-") else stripped
+    digits = unsigned.lstrip("0") or "0"
     try:
-        value = int(text)
+        if unsigned.isascii() and unsigned.isdigit():  # int() refuses 4,300 digits and more
+            if len(digits) > 3:
+                raise argparse.ArgumentTypeError("retries must be between 0 and 100")
+            value = int(stripped[: len(stripped) - len(unsigned)] + digits)
+        else:
+            value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of retries: {text!r}") from None
     if not 0 <= value <= 100:
@@ -192,7 +199,9 @@ def quick_args(argv: list[str]) -> Args | None:
             args.readable = True
         elif word == "--retry":
             value = next(words, None)
-            if value is None or not (value.isascii() and value.isdigit()) or int(value) > 100:
+            if value is None or not (value.isascii() and value.isdigit()) or len(value) > 3:
+                return None  # argparse says why (and never meets int()'s digit limit)
+            if int(value) > 100:
                 return None
             args.retry = int(value)
         elif word == "--host":
@@ -277,9 +286,10 @@ def main(
             return code
         in_store = found["session"]  # a store of many sessions (opencode) counts that one
     path: str = found.get("file", args.path)
+    shown = printable(path)  # ERR-10: a name from the disk never drives the terminal
     problem = unusable(path)
     if problem is not None:  # PRO-2: the caller's mistake, not the log's
-        err.write(f"error: {path}: {problem}\n")
+        err.write(f"error: {shown}: {problem}\n")
         return EXIT_USAGE
     if args.path is not None and in_store is not None:  # a prefix in a store; never ignored
         from .sessions.lookup import within
@@ -290,26 +300,28 @@ def main(
     try:
         result = count_with_retry(path, args.retry, args.readable, args.host, in_store)
     except Rejection as rejection:  # ERR-10: exit 1, one line on stderr, nothing on stdout
-        err.write(f"error: {path}:{rejection.line}: {rejection.code}: {rejection.reason}\n")
+        reason = printable(rejection.reason)
+        err.write(f"error: {shown}:{rejection.line}: {rejection.code}: {reason}\n")
         return EXIT_REJECTED
     except OSError as error:
-        err.write(f"error: {path}: cannot read: {os_reason(error)}\n")
+        err.write(f"error: {shown}: cannot read: {printable(os_reason(error))}\n")
         return EXIT_USAGE
     except MemoryError:
-        err.write(f"error: {path}:0: out of memory\n")
+        err.write(f"error: {shown}:0: out of memory\n")
         return EXIT_INTERNAL
     except Exception as error:  # a bug in the reference, never the input's fault
         err.write(
-            f"error: {path}:0: internal error in the reference: {type(error).__name__}: {error}\n"
+            f"error: {shown}:0: internal error in the reference: {type(error).__name__}: "
+            f"{printable(str(error))}\n"
         )
         return EXIT_INTERNAL
     if args.command == "count":
         answer = result.to_json()
         answer.update(found)  # --session: which file was counted, and its full id
-        out.write(orjson.dumps(answer).decode() + "\n")
+        out.write(dumps(answer) + "\n")  # ERR-10: exact, or one defined change
         return EXIT_ANSWER
     if found:
-        out.write(f"file: {found['file']}  (session {found['session']})\n")
+        out.write(f"file: {printable(found['file'])}  (session {printable(found['session'])})\n")
     out.write(result.timeline())
     return EXIT_ANSWER
 
@@ -328,10 +340,12 @@ def unusable(path: str) -> str | None:
         return "cannot read: no such file"
     if os.path.isdir(path) or path.endswith(LOG_SUFFIXES):
         return None
-    try:
-        with open(path, "rb") as handle:
+    from .core.files import open_regular
+
+    try:  # never blocks on a FIFO nor reads a device: the reader refuses those (ERR-12)
+        with open_regular(path) as handle:
             if handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
                 return None
-    except OSError:
+    except (OSError, Rejection):
         return None  # the reader reports it (E-READ, or cannot read)
     return "not a .json, .jsonl, .jsonl.zst or .md file, a database or a storage folder"

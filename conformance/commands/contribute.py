@@ -38,9 +38,29 @@ def reference_view(session: Path) -> tuple[dict[str, Any], str]:
     return {"outcome": "count", **result.to_json()}, text
 
 
+class HostsView:
+    """The hosts as `anonymize` sees them (generators/view.py `HostView`): the policy of the
+    host that claims an input (its `anonymize_policy()`), and the reference's answer."""
+
+    def policy(self, path: Path) -> Any:
+        from ...reference.core import registry
+
+        try:
+            return registry.detect(path).anonymize_policy()
+        except (Rejection, OSError):
+            return None  # no host claims it: VS Code's rules judge it, as before
+
+    def count(self, path: Path, session: str | None) -> dict[str, Any]:
+        try:
+            result = count_path(path, session=session)
+        except Rejection as rejection:
+            return {"outcome": "reject", "error": rejection.code, "line": rejection.line}
+        return {"outcome": "count", **result.to_json()}
+
+
 def anonymize(argv: list[str]) -> int:
-    return int(anonymize_cli(argv, reference_view))
+    return int(anonymize_cli(argv, reference_view, HostsView()))
 
 
 def add_fixture(argv: list[str]) -> int:
-    return int(add_fixture_cli(argv, reference_view))
+    return int(add_fixture_cli(argv, reference_view, HostsView()))

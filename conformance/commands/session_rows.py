@@ -62,8 +62,14 @@ def count_row(item: Found) -> Row:
     return row
 
 
+def cache_key(item: Found) -> str:
+    """What a row is kept under in the listing's cache: the file, or the store, it came from."""
+    return "\0".join((item.host, item.store, item.path, "" if item.within else item.id))
+
+
 def _blank(item: Found) -> Row:
     return {
+        "cache_key": cache_key(item),
         "host": item.host,
         "id": item.id,
         "title": "",
@@ -119,15 +125,15 @@ def count_store(path: str, host_key: str, store: str) -> list[Row]:
         info = os.stat(path)
         answers = host.count_store(path)
     except Rejection as rejection:
-        row = _blank(Found(host_key, store, "", path))
+        row = _blank(Found(host_key, store, "", path, True))
         _warn(row, rejection.code, f"line {rejection.line}: {rejection.reason}")
         return [row]
     except OSError as error:
-        row = _blank(Found(host_key, store, "", path))
+        row = _blank(Found(host_key, store, "", path, True))
         _warn(row, E_READ, f"cannot read: {os_reason(error)}")
         return [row]
     for ident, title, answer in answers:
-        row = _blank(Found(host_key, store, ident, path))
+        row = _blank(Found(host_key, store, ident, path, True))
         row["modified"], row["size"] = info.st_mtime, info.st_size
         row["title"] = _shorten(title, TITLE_CHARS)
         if isinstance(answer, Rejection):

@@ -23,12 +23,11 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from datetime import datetime
 from typing import TextIO
 
-import orjson
-
 from ...reference.cli import host_choices, host_names, store_variables
+from ...reference.core.printable import dumps, printable
 from ...reference.sessions.finder import Found, Problem, Scan, scan
 from ...reference.sessions.stores import roots
-from .session_rows import E_INTERNAL, Row, count_batch
+from .session_rows import E_INTERNAL, Row, cache_key, count_batch
 from .usage import UsageParser
 
 SERIAL_BELOW = 24  # fewer files than this are counted in this process: a pool costs more
@@ -80,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
         "user data folder, a Codex home, a pi agent folder) or any folder of session files",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="count every session again, and leave the cache alone (it lives in the user's "
+        "cache folder; REBOOTSPEC_CACHE_DIR moves it; deleting it is always safe)",
+    )
     parser.add_argument(
         "--jobs",
         type=_jobs,
@@ -136,7 +141,10 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     walked = scan([] if args.path else roots(hosts), args.path or ())
     items = _select(walked.found, hosts if args.path is None else None, args.since)
     started = time.perf_counter()
-    rows = count_all(items, args.jobs, progress=err if err.isatty() else None)
+    if args.no_cache:
+        rows = count_all(items, args.jobs, progress=err if err.isatty() else None)
+    else:
+        rows = count_cached(items, args.jobs, progress=err if err.isatty() else None)
     seconds = time.perf_counter() - started
     rows = [r for r in rows if hosts is None or r["host"] in hosts]
     if args.since is not None:
@@ -145,7 +153,7 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     mark_copies(rows)
     rows += [_problem_row(p) for p in walked.problems]
     if args.json:
-        out.writelines(orjson.dumps(_json_row(r)).decode() + "\n" for r in rows)
+        out.writelines(dumps(_json_row(r)) + "\n" for r in rows)  # ERR-10: exact JSON
     else:
         out.write(table(rows))
     _summary(rows, walked, seconds, args.jobs, err)
@@ -233,6 +241,35 @@ def count_all(items: Sequence[Found], jobs: int, progress: TextIO | None = None)
     return rows
 
 
+def count_cached(items: Sequence[Found], jobs: int, progress: TextIO | None = None) -> list[Row]:
+    """`count_all`, less the files whose rows the cache holds for their present size and time
+    (sessions_cache.py); the new rows are kept for the next listing."""
+    from .sessions_cache import Cache, cache_dir, version_key
+
+    cache = Cache(cache_dir(), version_key())
+    groups: dict[str, list[Found]] = {}  # a store's sessions share one entry: its file's
+    for item in items:
+        groups.setdefault(cache_key(item), []).append(item)
+    rows: list[Row] = []
+    todo: list[Found] = []
+    for key, group in groups.items():
+        cached = cache.get(key, group[0].path)
+        if cached is None:
+            todo += group
+        else:
+            rows += cached
+    counted = count_all(todo, jobs, progress)
+    fresh: dict[str, list[Row]] = {}
+    for row in counted:
+        fresh.setdefault(str(row.get("cache_key")), []).append(row)
+    for key, kept in fresh.items():
+        if key in groups:
+            cache.put(key, groups[key][0].path, [_public(r) for r in kept])
+    cache.forget_missing()
+    cache.save()
+    return rows + counted
+
+
 def processes(files: int, jobs: int) -> int:
     """How many processes count_all uses for this many files."""
     return 1 if jobs <= 1 or files < SERIAL_BELOW else jobs
@@ -284,8 +321,13 @@ def _problem_row(problem: Problem) -> Row:
     }
 
 
+def _public(row: Row) -> Row:
+    """A row as it is shown: without the cache's key."""
+    return {name: value for name, value in row.items() if name != "cache_key"}
+
+
 def _json_row(row: Row) -> Row:
-    return {**row, "modified": _iso(row["modified"])}
+    return {**_public(row), "modified": _iso(row["modified"])}
 
 
 def _iso(stamp: float | None) -> str | None:
@@ -304,12 +346,12 @@ def table(rows: list[Row]) -> str:
     for row in rows:
         when = "-" if row["modified"] is None else _local(row["modified"])
         reboots = "-" if row["reboots"] is None else str(row["reboots"])
-        ident = short.get(row["id"], "-") if row["id"] else "-"
-        if row["id"]:
-            title = row["title"]
+        ident = printable(short.get(row["id"], "-")) if row["id"] else "-"
+        if row["id"]:  # ERR-10: a title or a path from the disk never drives the terminal
+            title = printable(row["title"])
             title = title if len(title) <= TITLE_WIDTH else title[: TITLE_WIDTH - 1] + "…"
         else:  # a folder or file the scan could not read: its path, the end of it kept
-            title = row["file"]
+            title = printable(row["file"])
             title = title if len(title) <= TITLE_WIDTH else "…" + title[1 - TITLE_WIDTH :]
         codes = _codes(row)
         lines.append(
@@ -358,7 +400,8 @@ def _summary(rows: list[Row], walked: Scan, seconds: float, jobs: int, err: Text
     if not sessions:
         err.write("no sessions found; looked in:\n")
         for root, exists in walked.looked:
-            err.write(f"  {root.host:<6}  {root.path}{'' if exists else '  (not there)'}\n")
+            shown = printable(root.path)
+            err.write(f"  {root.host:<6}  {shown}{'' if exists else '  (not there)'}\n")
         return
     err.write(
         f"{len(sessions)} session(s), {warned} row(s) with warnings; counted in "

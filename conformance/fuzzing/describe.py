@@ -1,7 +1,7 @@
 """What a fuzzed case shows, in words a fixture needs: tags, spec rules, a title, the plan.
 
-Tags come from the plan (`generators.session.plan.plan_tags`) and the bytes
-(`generators.session.shapes`, the corpus's DETECTED shapes), as for generated cases; rules
+Tags come from the plan (`generators.hosts.vscode.plan.plan_tags`) and the bytes
+(`generators.hosts.vscode.shapes`, the corpus's DETECTED shapes), as for generated cases; rules
 follow from the tags through spec/tags.toml (CNT-2 always: every fuzzed case checks a count).
 Nothing here looks at a counter's answer.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from ...generators.corpus.casefile import tag_rules
-from ...generators.corpus.cases import DETECTED, stores_summaries
-from ...generators.session.plan import (
+from ...generators.hosts.vscode.case import DETECTED, stores_summaries
+from ...generators.hosts.vscode.plan import (
     Churn,
     Compaction,
     Flag,
@@ -33,8 +33,8 @@ from ...generators.session.plan import (
     plan_note,
     plan_tags,
 )
-from ...generators.session.shapes import log_shapes
-from ...generators.session.strategies import label_of
+from ...generators.hosts.vscode.shapes import log_shapes
+from ...generators.hosts.vscode.strategies import label_of
 from .plans import FuzzCase, Played
 
 _OLD_MARKER = re.compile(rb'"kind":\s*"progressTask"')

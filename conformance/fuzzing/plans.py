@@ -1,7 +1,7 @@
 """The sessions differential fuzzing draws: the generator's strategies, as fuzz cases.
 
 What a session is and how it is drawn lives in the generator
-(`generators.session.strategies.shrinkable_sessions`: plans of the generator's step
+(`generators.hosts.vscode.strategies.shrinkable_sessions`: plans of the generator's step
 vocabulary, shrinkable, plus the writer options). Fuzzing adds only what it needs of a case:
 the runner's expectation, taken from the plan (`plan.expected_reboots`), never from a counter.
 `compile_plan` is re-exported for the shrinker, which drops steps and compiles again.
@@ -13,8 +13,8 @@ from dataclasses import fields
 
 from hypothesis import strategies as st
 
-from ...generators.session.plan import expected_reboots
-from ...generators.session.strategies import Drawn, Played, compile_plan, shrinkable_sessions
+from ...generators.hosts.vscode.plan import expected_reboots
+from ...generators.hosts.vscode.strategies import Drawn, Played, compile_plan, shrinkable_sessions
 
 __all__ = ["FuzzCase", "Played", "compile_plan", "fuzz_cases", "play_case"]
 

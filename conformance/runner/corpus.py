@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...generators.corpus import casefile
-from ...generators.session import eras
+from ...generators.hosts.vscode import eras
 from .. import SPEC_DIR
 
 

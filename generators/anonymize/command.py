@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..usage import UsageParser
-from ..view import ReferenceView
+from ..view import HostView, ReferenceView
 from .policy import Policy
 from .pseudonym import Pseudonyms
 from .scan import Rewriter
@@ -174,14 +174,29 @@ def build_parser() -> argparse.ArgumentParser:
         "keeping everything a reboot counter reads.",
         epilog="example: rebootspec anonymize ~/chatSessions/1b2c.jsonl /tmp/new-era.jsonl",
     )
-    parser.add_argument("input", type=Path, help="the real session: <sessionId>.jsonl or .json")
-    parser.add_argument("output", type=Path, help="where to write it (same extension)")
+    parser.add_argument(
+        "input",
+        type=Path,
+        help="the real session: a log file of any host, a chat-loop session file (its chain "
+        "comes along), an opencode database or storage folder",
+    )
+    parser.add_argument(
+        "output",
+        type=Path,
+        help="where to write it (same extension; a chain's earlier files go beside it; a new "
+        "database or folder for opencode)",
+    )
+    parser.add_argument("--session", help="opencode: the session of the store to take")
     parser.add_argument(
         "--secret-hex",
         help="key the pseudonyms with this secret instead of a random one (tests only: "
         "anyone who knows it can test guesses; never use it for a file you contribute)",
     )
-    parser.add_argument("--force", action="store_true", help="overwrite OUTPUT if it exists")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite OUTPUT if it exists (VS Code logs; other hosts never overwrite)",
+    )
     parser.add_argument(
         "--no-check",
         action="store_true",
@@ -218,15 +233,22 @@ def _secret(args: argparse.Namespace) -> bytes | None:
     return secret or None
 
 
-def cli(argv: list[str], reference: ReferenceView) -> int:
+def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None) -> int:
     """Run `anonymize`; returns the exit code (0 written, 2 usage or I/O error, 3 changed).
 
     `reference` counts a file (see generators/view.py); it is called only to check the output.
+    `hosts` gives the policy of the host that claims the input: a host other than VS Code is
+    anonymized by its policy (generators/anonymize/hosts.py: 0 written, 1 refused, 2 usage);
+    VS Code's logs, and files no host claims, by VS Code's rewriter as before.
     """
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
+    policy = hosts.policy(args.input) if hosts is not None and args.input.exists() else None
+    if policy is not None and policy.get("format") != "vscode":
+        assert hosts is not None
+        return _other_host(args, policy, hosts)
     problem = _usage_problem(args)
     if problem is not None:
         sys.stderr.write(f"error: {problem}\n")
@@ -252,6 +274,20 @@ def cli(argv: list[str], reference: ReferenceView) -> int:
         print(f"not checked: run `rebootspec explain {args.output}` before contributing")
         return EXIT_OK
     return _check(args.input, args.output, reference)
+
+
+def _other_host(args: argparse.Namespace, policy: Any, hosts: HostView) -> int:
+    from .hosts import run
+
+    secret = _secret(args)
+    if secret is None:
+        sys.stderr.write("error: --secret-hex must be a non-empty hexadecimal string\n")
+        return EXIT_USAGE
+    if args.secret_hex is not None:
+        sys.stderr.write(
+            "warning: a known secret makes the pseudonyms guessable; never contribute this file\n"
+        )
+    return run(args, policy, hosts, secret)
 
 
 def _check(source: Path, target: Path, reference: ReferenceView) -> int:

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..session.eras import table as era_table
+from ..hosts.vscode.eras import table as era_table
 
 # Closed enum sets written by Copilot Chat or VS Code, never free text: summaries[].outcome and
 # summaries[].source (Copilot Chat >= 0.40, SPEC.md SUM-1 and UNC-4) and the session's

@@ -27,6 +27,8 @@ REPLACEMENT = "\ufffd"
 # After this many collisions at one length the pseudonym grows by one character: a file can hold
 # more distinct one-character strings than there are one-character pseudonyms.
 _TRIES_PER_LENGTH = 64
+_HEX_DIGITS = "0123456789abcdefABCDEF"
+_MAX_SHAPED_TRIES = 4096
 
 
 def _digest(text: str) -> bytes:
@@ -68,6 +70,60 @@ class Pseudonyms:
                     self._retries[original] = counter
                 return candidate
             counter += 1
+
+    def shaped(self, pieces: list[tuple[str, str]]) -> str:
+        """The pseudonym of an id made of `(mode, text)` pieces, its shape kept: `keep` stays,
+        `name` becomes that text's own pseudonym (`of`), `hex` keyed hex digits (case kept),
+        `b62` keyed letters and digits; other characters of a `hex`/`b62` piece stay.
+
+        Like `of`, equal ids stay equal and different ids stay different: a candidate that
+        another id or a kept string already holds is derived again.
+        """
+        whole = "".join(text for _, text in pieces)
+        if not whole:
+            return whole
+        self.replaced += 1
+        original = _digest(whole)
+        counter = self._retries.get(original, 0)
+        while True:
+            candidate = "".join(
+                self._piece(mode, text, whole, counter, index)
+                for index, (mode, text) in enumerate(pieces)
+            )
+            owner_key = _digest(candidate)
+            owner = self._owner.get(owner_key)
+            if owner == original or (owner is None and candidate not in self._reserved):
+                self._owner[owner_key] = original
+                if counter:
+                    self._retries[original] = counter
+                return candidate
+            counter += 1
+            if counter > _MAX_SHAPED_TRIES:  # the shape has no room left: refuse, never reuse
+                raise ValueError("no distinct pseudonym of this shape is left")
+
+    def _piece(self, mode: str, text: str, whole: str, counter: int, index: int) -> str:
+        if mode == "keep" or not text:
+            return text
+        if mode == "name":
+            return self.of(text)
+        message = (
+            b"s"
+            + bytes([index % 256])
+            + counter.to_bytes(4, "big")
+            + whole.encode("utf-8", "surrogatepass")
+        )
+        stream = iter(self._stream(message, len(text), _ALNUM_TABLE))
+        out: list[str] = []
+        for char in text:
+            letter = next(stream)
+            if mode == "hex" and char in _HEX_DIGITS:
+                digit = _HEX_DIGITS[_ALNUM.index(letter.encode()) % 16]
+                out.append(digit.upper() if char.isupper() else digit)
+            elif mode == "b62" and char.isascii() and char.isalnum():
+                out.append(letter)
+            else:
+                out.append(char)
+        return "".join(out)
 
     def _derive(self, text: str, counter: int) -> str:
         length = len(text) + counter // _TRIES_PER_LENGTH

@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from ...fixtures import CORPUS_DIR
-from ..session.eras import eras
+from ..hosts.vscode.eras import eras
 from ..usage import UsageParser, os_reason
-from ..view import ReferenceView
+from ..view import HostView, ReferenceView
 from . import casefile
+from .add_inputs import Inputs, case_digest, inputs_of
 from .ids import new_id, taken
 
 EXIT_OK = 0
@@ -63,7 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="example: rebootspec add-fixture /tmp/new-era.jsonl --title 'two compactions, "
         "one summary each' --rules CNT-2 --tags aba --era compacted --expect-reboots 2",
     )
-    parser.add_argument("session", type=Path, help="the session file (.jsonl or .json)")
+    parser.add_argument(
+        "session",
+        type=Path,
+        help="the session: a .jsonl or .json log, a chat-loop .md file (its chain comes "
+        "along), an opencode database or storage folder",
+    )
+    parser.add_argument("--session", dest="session_id", help="opencode: the session asked about")
     parser.add_argument("--title", required=True, help="what the case shows (no 'should')")
     parser.add_argument("--rules", required=True, help="comma-separated rule IDs, e.g. RPL-7,CNT-2")
     parser.add_argument("--tags", required=True, help="comma-separated tags from spec/tags.toml")
@@ -88,6 +95,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def in_checkout(fixtures: Path) -> bool:
+    """Whether `fixtures` is the corpus of a rebootspec checkout (its folder holds the project's
+    pyproject.toml), not the copy an installed wheel carries in site-packages: a case written
+    there would be lost with the next install and break `rebootspec run` (unpinned snapshots)."""
+    project = fixtures.resolve().parent / "pyproject.toml"
+    try:
+        text = project.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return 'name = "rebootspec"' in text
+
+
+def case_with(fixtures: Path, wanted: str) -> str | None:
+    """The id of a case whose input has the digest `wanted` (the same input), or None."""
+    for case in sorted(fixtures.glob("*/case.toml")):
+        try:
+            if case_digest(case.parent) == wanted:
+                return case.parent.name
+        except OSError:
+            continue
+    return None
+
+
 def known_rules() -> set[str] | None:
     """Rule IDs a case may cite (SPEC.md and PROTOCOL.md headings).
 
@@ -102,11 +132,9 @@ def _split(text: str) -> list[str]:
 
 def _problems(args: argparse.Namespace, rules: list[str], tags: list[str]) -> list[str]:
     problems = []
-    session: Path = args.session
-    if session.suffix not in (".json", ".jsonl"):
-        problems.append(f"{session}: not a .json or .jsonl file")
-    elif not session.is_file():
-        problems.append(f"{session}: no such file")
+    found = inputs_of(args.session)
+    if isinstance(found, str):
+        problems.append(found)
     if args.expect_reject is not None:
         codes = casefile.error_codes()
         if args.expect_reject not in codes:
@@ -165,7 +193,7 @@ def answer_expectation(answer: dict[str, Any]) -> Expectation:
 
 
 def case_table(
-    args: argparse.Namespace, case_id: str, rules: list[str], tags: list[str]
+    args: argparse.Namespace, case_id: str, rules: list[str], tags: list[str], found: Inputs
 ) -> dict[str, Any]:
     provenance = ("author:" if args.hand_written else "anonymized:") + args.author
     table: dict[str, Any] = {
@@ -174,13 +202,27 @@ def case_table(
         "rules": rules,
         "tags": tags,
         "era": args.era,
-        "container": args.session.suffix.lstrip("."),
-        "provenance": provenance,
+        "container": found.container,
     }
+    if found.input is not None:
+        table["input"] = found.input
+    if args.session_id is not None:
+        table["session"] = args.session_id
+    table["provenance"] = provenance
     if args.comment:
         table["comment"] = args.comment
     table["expect"] = expectation_of(args).as_toml_table()
     return table
+
+
+def with_host(table: dict[str, Any], host: str) -> dict[str, Any]:
+    """The table with `host` right after `title` (spec/FIXTURES.md's order)."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        out[key] = value
+        if key == "title":
+            out["host"] = host
+    return out
 
 
 def expectation_of(args: argparse.Namespace) -> Expectation:
@@ -201,23 +243,33 @@ next steps:
 """
 
 
-def cli(argv: list[str], reference: ReferenceView) -> int:
+def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None) -> int:
     """Run `add-fixture`; 0 written, 2 usage error, 3 refused (disagreement or private).
 
-    `reference` gives the reference's answer and timeline for the file (generators/view.py).
+    `reference` gives the reference's answer and timeline for the file (generators/view.py);
+    `hosts` counts a folder container's session (a store's session named by `--session`).
     """
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
+    fixtures: Path = args.fixtures
+    if fixtures == CORPUS_DIR and not in_checkout(fixtures):
+        sys.stderr.write(
+            "error: run this in a rebootspec checkout (git clone, then pip install -e .): "
+            "an installed copy's corpus is not the place for a new case\n"
+        )
+        return EXIT_USAGE
     rules, tags = _split(args.rules), _split(args.tags)
     problems = _problems(args, rules, tags)
     if problems:
         for problem in problems:
             sys.stderr.write(f"error: {problem}\n")
         return EXIT_USAGE
+    found = inputs_of(args.session)
+    assert not isinstance(found, str)  # _problems said so otherwise
     try:
-        data = args.session.read_bytes()
+        data = found.data()
     except OSError as failure:
         sys.stderr.write(f"error: {args.session}: cannot read: {os_reason(failure)}\n")
         return EXIT_USAGE
@@ -229,9 +281,12 @@ def cli(argv: list[str], reference: ReferenceView) -> int:
             "use --hand-written\n"
         )
         return EXIT_REFUSED
-    fixtures: Path = args.fixtures
+    same = case_with(fixtures, found.digest)
+    if same is not None:
+        sys.stderr.write(f"REFUSED: {args.session} holds the same bytes as case {same}\n")
+        return EXIT_REFUSED
     case_id = new_id(taken(fixtures))
-    table = case_table(args, case_id, rules, tags)
+    table = case_table(args, case_id, rules, tags, found)
     table = {"id": case_id, "name": casefile.free_name(table, fixtures)} | table
     errors = casefile.schema_problems(table, root="case")
     if errors:
@@ -240,11 +295,19 @@ def cli(argv: list[str], reference: ReferenceView) -> int:
         return EXIT_USAGE
     mine = expectation_of(args)
     try:
-        answer, timeline = reference(args.session)
+        if found.input is not None and hosts is not None:  # a folder container (a store)
+            answer = hosts.count(args.session, args.session_id)
+            timeline = f"{answer.get('host', '?')}: {answer_expectation(answer).describe()}\n"
+        else:
+            answer, timeline = reference(args.session)
         theirs = answer_expectation(answer)
     except Exception as failure:  # a bug in the reference: say so, write nothing
         sys.stderr.write(f"error: the reference failed on {args.session}: {failure!r}\n")
         return EXIT_REFUSED
+    host = answer.get("host")
+    if isinstance(host, str) and host != "vscode":  # HST-1: a case of another host names it
+        table = with_host(table, host)
+        table["name"] = casefile.free_name(table, fixtures)  # its name starts with its host
     print(f"the reference's view of {args.session}:")
     print(timeline, end="")
     print(f"your expectation:   {mine.describe()}")
@@ -262,18 +325,19 @@ def cli(argv: list[str], reference: ReferenceView) -> int:
             "  suite will fail for the reference until the spec or the reference changes.\n"
         )
     try:
-        _write_case(fixtures / case_id, args.session, table)
+        _write_case(fixtures / case_id, found, table)
     except OSError as failure:
         sys.stderr.write(
             f"error: {fixtures / case_id}: {os_reason(failure)}; nothing was written\n"
         )
         return EXIT_USAGE
-    print(f"wrote {fixtures / case_id}/ (session{args.session.suffix}, case.toml)")
+    what = "input/" if found.input is not None else f"session.{found.container}"
+    print(f"wrote {fixtures / case_id}/ ({what}, case.toml)")
     print(NEXT_STEPS.format(id=case_id), end="")
     return EXIT_OK
 
 
-def _write_case(folder: Path, session: Path, table: dict[str, Any]) -> None:
+def _write_case(folder: Path, found: Inputs, table: dict[str, Any]) -> None:
     """Create the case folder (never over an existing one) with both files, or nothing at all.
 
     Both files are written into a private temporary folder beside it, which is then renamed
@@ -289,7 +353,13 @@ def _write_case(folder: Path, session: Path, table: dict[str, Any]) -> None:
         tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".partial", dir=folder.parent)
     )
     try:
-        shutil.copyfile(session, staging / f"session{session.suffix}")
+        if found.input is None:
+            (source,) = found.files.values()
+            shutil.copyfile(source, staging / f"session.{found.container}")
+        for name, source in found.files.items() if found.input is not None else ():
+            place = staging / casefile.INPUT_FOLDER / name
+            place.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, place)
         (staging / casefile.CASE_FILE).write_text(text, encoding="utf-8", newline="\n")
         os.rename(staging, folder)  # fails if the folder appeared meanwhile (non-empty target)
     except BaseException:

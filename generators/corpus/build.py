@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from . import casefile, hostcases, ids, opencodecases
+from . import casefile, ids
 from .cases import all_cases, missing_ids
 
 
 class Case(Protocol):
-    """What the build needs of a case: a VS Code case (`cases.Case`) or a host case.
+    """What the build needs of a case (`cases.Case`, or a test's stand-in).
 
     A case of one input file names it (`file_name`, `data`); a case whose input is a folder of
     files (spec/FIXTURES.md, "Inputs of several files") also has `files()`, every input file
@@ -37,13 +37,13 @@ class Case(Protocol):
 
 
 def every_missing_id() -> list[str]:
-    """The (scenario, era) keys of VS Code and of the other hosts that have no ID yet."""
-    return missing_ids() + hostcases.missing_ids() + opencodecases.missing_ids()
+    """The (scenario, era) keys of every host that have no ID yet."""
+    return missing_ids()
 
 
 def every_case(only: str | None) -> list[Case]:
-    """The VS Code cases first (their bytes never change), then the other hosts' cases."""
-    return [*all_cases(only), *hostcases.all_cases(only), *opencodecases.all_cases(only)]
+    """Every host's cases, VS Code's first (`hosts/registry.py`)."""
+    return list(all_cases(only))
 
 
 GITATTRIBUTES = (

@@ -1,7 +1,10 @@
-"""From a (scenario, era) pair to a case: its bytes and its case.toml metadata.
+"""The one case builder: from a (scenario, era) pair of any host to a case, its input files and
+its case.toml metadata.
 
-The expectation comes from the plan (`plan.expected_reboots`) or, for damaged logs, from what
-the damage is; detected shape tags only describe the bytes.
+Each host's adapter (`hosts/<host>/case.py`, listed in `hosts/registry.py`) plays the plan with
+the host's writer and says what the case expects, from the plan alone; this module adds what
+every case has alike: its ID (`case_ids.toml`), title, provenance, the keys of case.toml in the
+order of spec/FIXTURES.md, and the comment.
 """
 
 from __future__ import annotations
@@ -10,31 +13,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..session.eras import Era, eras
-from ..session.plan import (
-    PLAN_TAGS,
-    Plan,
-    expected_reboots,
-    plan_note,
-    plan_tags,
-    stored,
-)
-from ..session.player import TORN_LINE, Player, marker_test
-from ..session.scenarios import SCENARIOS, SUMMARY_TAGS, Scenario
-from ..session.shapes import SHAPE_RULES, log_shapes
-from ..session.writer import LogWriter
+from ..hosts.registry import ADAPTERS
+from ..hosts.scenario import Adapter, Made, Scenario, rule_sort
 from . import casefile, ids
 
-# Shapes worth a tag everywhere they occur; push-append and set are in nearly every log, so
-# only scenarios that are about them declare them.
-DETECTED = (
-    "push-index",
-    "push-truncate",
-    "set-without-v",
-    "delete",
-    "later-initial",
-    "initial-only",
-)
+# spec/FIXTURES.md: a case without a `host` key is VS Code's; its cases are written without one.
+DEFAULT_HOST = "vscode"
 
 
 @dataclass
@@ -42,159 +26,111 @@ class Case:
     """One generated case, ready to be written to fixtures/<id>/."""
 
     id: str
-    scenario: Scenario
-    era: Era
-    plan: Plan
-    data: bytes
-    expect: dict[str, Any]
-    tags: list[str]
-    rules: list[str]
+    scenario: Scenario[Any]
+    era: str
+    made: Made
 
     @property
     def key(self) -> str:
-        return f"{self.scenario.name}/{self.era.id}"
+        return f"{self.scenario.name}/{self.era}"
 
     @property
     def container(self) -> str:
-        return self.scenario.container
+        return self.made.container
 
     @property
-    def file_name(self) -> str:
-        return f"session.{self.container}"
+    def expect(self) -> dict[str, Any]:
+        return self.made.expect
+
+    @property
+    def plan(self) -> Any:
+        return self.made.plan
+
+    @property
+    def note(self) -> str:
+        return self.made.note
+
+    @property
+    def tags(self) -> list[str]:
+        return sorted(set(self.made.tags))
+
+    @property
+    def rules(self) -> list[str]:
+        return sorted(set(self.made.rules), key=rule_sort)
 
     @property
     def title(self) -> str:
-        text = f"{self.scenario.title} ({self.era.id})"
-        return text if len(text) <= 140 else self.scenario.title
+        return self.made.title or self.scenario.title
+
+    def files(self) -> dict[str, bytes]:
+        """The input files by their path in the case folder (spec/FIXTURES.md)."""
+        return dict(self.made.files)
+
+    @property
+    def file_name(self) -> str:
+        """The file the candidate is given: the one input file, or `input/<input>`."""
+        if self.made.input is not None:
+            return f"{casefile.INPUT_FOLDER}/{self.made.input}"
+        (name,) = self.made.files
+        return name
+
+    @property
+    def data(self) -> bytes:
+        """The bytes of the file the candidate is given (empty for a storage folder)."""
+        return self.made.files.get(self.file_name, b"")
 
     @property
     def provenance(self) -> str:
-        return f"generator:{self.scenario.name}/era={self.era.id}/seed={self.scenario.seed}"
+        return f"generator:{self.scenario.name}/era={self.era}/seed={self.made.seed}"
 
     def table(self) -> dict[str, Any]:
-        """The case.toml table, keys in the order of spec/FIXTURES.md."""
-        comment = " ".join(t for t in (self.scenario.comment, plan_note(self.plan)) if t)
-        return {
-            "id": self.id,
-            "title": self.title,
-            "rules": self.rules,
-            "tags": self.tags,
-            "era": self.era.id,
-            "container": self.container,
-            "provenance": self.provenance,
-            "comment": comment,
-            "expect": self.expect,
-        }
+        """The case.toml table, keys in the order of spec/FIXTURES.md (`host` after `title`)."""
+        table: dict[str, Any] = {"id": self.id, "title": self.title}
+        if self.scenario.host not in (None, DEFAULT_HOST):
+            table["host"] = self.scenario.host
+        table["rules"] = self.rules
+        table["tags"] = self.tags
+        table["era"] = self.era
+        table["container"] = self.container
+        if self.made.input is not None:
+            table["input"] = self.made.input
+        if self.made.session is not None:
+            table["session"] = self.made.session
+        table["provenance"] = self.provenance
+        table["comment"] = " ".join(t for t in (self.scenario.comment, self.made.note) if t)
+        table["expect"] = self.expect
+        return table
 
     def toml(self) -> str:
         """case.toml as the one writer (casefile.render) lays it out: stable bytes."""
         return casefile.render(self.table())
 
 
-def _rule_sort(rule: str) -> tuple[str, int]:
-    prefix, number = rule.split("-")
-    return prefix, int(number)
+def adapter_of(scenario: Scenario[Any]) -> Adapter:
+    for adapter in ADAPTERS:
+        if any(s is scenario for s in adapter.scenarios):
+            return adapter
+    raise KeyError(scenario.name)
 
 
-def generate(scenario: Scenario, era: Era, case_id: str) -> Case:
-    """Play the scenario in the era and describe the result."""
-    plan = scenario.plan(era)
-    player = Player(
-        era,
-        scenario.seed,
-        save_rate=scenario.save_rate,
-        marker_kind=era.old_marker_kind if scenario.old_marker_kind else None,
-        brief=scenario.brief,
-        writer=LogWriter(watch=marker_test(era)),
-    )
-    player.play(plan)
-    declared = set(scenario.tags)
-    tags = declared | plan_tags(plan)
-    rules = list(scenario.rules)
-    expect: dict[str, Any] = {"outcome": "count", "reboots": expected_reboots(plan)}
-    data = player.bytes(scenario.export or scenario.container)
-    if scenario.container == "jsonl":
-        if scenario.damage == "torn-tail":
-            data += TORN_LINE
-        elif scenario.damage == "first-write-lost":
-            data = data[data.index(b"\n") + 1 :]
-            expect = {"outcome": "reject", "error": "E-NO-INITIAL", "line": 1}
-        shapes = log_shapes(data) & set(DETECTED)
-        if player.writer.rewrites:
-            shapes.add("rewrite-1024")
-        if player.writer.duplicated():
-            shapes.add("duplicate-artifact")
-        tags |= shapes
-        rules += [SHAPE_RULES[t] for t in shapes if t in SHAPE_RULES]
-        unshown = declared & (set(DETECTED) | {"rewrite-1024", "duplicate-artifact"}) - shapes
-        if unshown:
-            raise ValueError(f"{scenario.name}/{era.id}: the log does not show {sorted(unshown)}")
-    if earlier_round_anchor(player.session.state):
-        tags.add("earlier-round-anchor")
-    unplanned = declared & PLAN_TAGS - plan_tags(plan)
-    if unplanned:
-        raise ValueError(f"{scenario.name}/{era.id}: the plan does not show {sorted(unplanned)}")
-    if stores_summaries(plan):
-        tags.update(SUMMARY_TAGS[era.summary_field])
-        rules.append("SUM-1" if era.summary_field == "summaries" else "SUM-2")
-    return Case(
-        id=case_id,
-        scenario=scenario,
-        era=era,
-        plan=plan,
-        data=data,
-        expect=expect,
-        tags=sorted(tags),
-        rules=sorted(set(rules), key=_rule_sort),
-    )
+def generate(scenario: Scenario[Any], era: str, case_id: str) -> Case:
+    """Play the scenario in the era with its host's adapter and describe the result."""
+    return Case(case_id, scenario, era, adapter_of(scenario).make(scenario, era))
 
 
-def stores_summaries(plan: Plan) -> bool:
-    """Some request of the final state holds the era's summary field in its result metadata."""
-    for request in plan.final_requests():
-        store = stored(request, plan)
-        if store.manual:
-            continue
-        if store.summaries is not None or store.summary is not None:
-            return True
-    return False
-
-
-def earlier_round_anchor(state: dict[str, Any]) -> bool:
-    """A summary entry of some request names a round stored in an earlier request."""
-    seen: set[str] = set()
-    for request in state.get("requests", []):
-        metadata = (request.get("result") or {}).get("metadata") or {}
-        entries = list(metadata.get("summaries") or [])
-        if isinstance(metadata.get("summary"), dict):
-            entries.append(metadata["summary"])
-        if any(entry.get("toolCallRoundId") in seen for entry in entries):
-            return True
-        seen |= {r["id"] for r in metadata.get("toolCallRounds") or []}
-    return False
-
-
-def pairs() -> list[tuple[Scenario, Era]]:
-    """Every (scenario, era) pair the corpus holds, in registry order."""
-    return [(s, e) for s in SCENARIOS for e in eras() if s.applies(e)]
+def pairs() -> list[tuple[Scenario[Any], str]]:
+    """Every (scenario, era) pair the corpus holds: VS Code's first, then the other hosts'."""
+    return [(s, era) for adapter in ADAPTERS for s in adapter.scenarios for era in s.eras]
 
 
 def missing_ids() -> list[str]:
     """Keys `scenario/era` with no ID in the registry yet."""
-    table = ids.registry()
-    return [f"{s.name}/{e.id}" for s, e in pairs() if f"{s.name}/{e.id}" not in table]
+    return ids.missing_keys(pairs())
 
 
 def all_cases(only: str | None = None) -> list[Case]:
     """Generate every registered case (or the one with ID `only`)."""
-    table = ids.registry()
-    out = []
-    for scenario, era in pairs():
-        case_id = table.get(f"{scenario.name}/{era.id}")
-        if case_id is None or (only is not None and case_id != only):
-            continue
-        out.append(generate(scenario, era, case_id))
-    return out
+    return ids.registered_cases(pairs(), generate, only)
 
 
 TITLE_COUNT = re.compile(r"\b(no|one|two|three|four|five|six|\d+) reboots?\b")

@@ -15,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..session.eras import eras
+from ..hosts.vscode.eras import eras
 from . import casefile, ids
 
 SPEC = casefile.SPEC

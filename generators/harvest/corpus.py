@@ -19,8 +19,14 @@ and ``tags``, and ``reject`` (with ``line``): the error code the spec gives when
 leaves the count unknown (a basic-agent-chat-loop file that overwrote its parent names itself,
 BCL-6).
 
-Case IDs are chosen once and kept in ``harvested/case_ids.toml``; ``--check`` compares the
-corpus with a fresh conversion (``tox -e corpus``), as ``build --check`` does for generated cases.
+The data lives in the checkout's top-level ``harvested/`` folder (its README says why), outside
+the Python package: the manifest, and each run's log. A file that is a case is kept once, in the
+corpus: its entry names the case (``case``) and its bytes are read from ``fixtures/<case>/``. A
+new entry (``file`` only, the file still in ``harvested/``) gets an ID chosen once and kept in
+``harvested/case_ids.toml``; once written into the corpus, its entry is given ``case`` and the
+copy in ``harvested/`` goes. ``--check`` compares the corpus with a fresh conversion (``tox -e
+corpus``), as ``build --check`` does for generated cases; where ``harvested/`` is absent (an
+installed wheel) there is nothing to convert and it says so.
 """
 
 from __future__ import annotations
@@ -37,7 +43,8 @@ import orjson
 
 from ..corpus import casefile, ids
 
-HARVESTED = Path(__file__).resolve().parent / "harvested"
+# The checkout's data folder: generators/harvest/corpus.py -> the checkout's root.
+HARVESTED = Path(__file__).resolve().parents[2] / "harvested"
 MANIFEST = HARVESTED / "manifest.toml"
 REGISTRY = HARVESTED / "case_ids.toml"
 
@@ -97,19 +104,51 @@ def folder_files(folder: Path) -> dict[str, bytes]:
     }
 
 
-def load() -> list[Harvested]:
-    """The manifest's files with their bytes, in manifest order."""
+def available() -> bool:
+    """Whether the harvested data is here (a checkout; an installed wheel carries none)."""
+    return MANIFEST.is_file()
+
+
+def entries() -> list[dict[str, Any]]:
+    """The manifest's entries, in manifest order."""
     with MANIFEST.open("rb") as handle:
-        entries = tomllib.load(handle)["file"]
+        return list(tomllib.load(handle)["file"])
+
+
+def source(entry: dict[str, Any], fixtures: Path = ids.FIXTURES) -> Path:
+    """Where an entry's bytes are: in its corpus case (``case``: ``session.<container>``, the
+    asked file of a chain under ``input/``, or ``input/`` itself for a store), else the file
+    (or store folder) in ``harvested/``."""
+    if "case" not in entry:
+        return HARVESTED / str(entry["file"])
+    folder = fixtures / str(entry["case"])
+    inputs = folder / casefile.INPUT_FOLDER
+    if inputs.is_dir():
+        return inputs / Path(str(entry["file"])).name if "inputs" in entry else inputs
+    sessions = sorted(folder.glob("session.*"))
+    if len(sessions) != 1:
+        raise ValueError(
+            f"fixtures/{entry['case']}: expected one session file, found {len(sessions)}"
+        )
+    return sessions[0]
+
+
+def load(fixtures: Path = ids.FIXTURES) -> list[Harvested]:
+    """The manifest's files with their bytes, in manifest order."""
     out = []
-    for entry in entries:
+    for entry in entries():
         key = f"{entry['host']}@{entry['version']}/{entry['scenario']}/{entry['role']}"
-        path = HARVESTED / entry["file"]
+        path = source(entry, fixtures)
         if path.is_dir():  # a store: the whole folder is the case's input/
             out.append(Harvested(key, entry, b"", folder_files(path)))
         elif "inputs" in entry:  # a chain of session files: those the entry lists
-            names = [str(name) for name in entry["inputs"]]
-            files = {Path(name).name: (HARVESTED / name).read_bytes() for name in names}
+            names = [Path(str(name)).name for name in entry["inputs"]]
+            if "case" in entry:
+                files = folder_files(path.parent)
+                if sorted(files) != sorted(names):
+                    raise ValueError(f"fixtures/{entry['case']}/input holds {sorted(files)}")
+            else:
+                files = {Path(n).name: (HARVESTED / str(n)).read_bytes() for n in entry["inputs"]}
             out.append(Harvested(key, entry, path.read_bytes(), files))
         else:
             out.append(Harvested(key, entry, path.read_bytes()))
@@ -305,8 +344,9 @@ def registry() -> dict[str, str]:
 
 
 def assign_ids(items: list[Harvested], fixtures: Path) -> dict[str, str]:
-    """Choose IDs once for files that have none, and record them (never changed later)."""
-    known = registry()
+    """The case ID of every file: its entry's ``case``; else one chosen once for a file that has
+    none, and recorded (never changed later)."""
+    known = {**registry(), **{i.key: str(i.entry["case"]) for i in items if "case" in i.entry}}
     used = ids.taken(fixtures) | set(ids.registry().values()) | set(known.values())
     used |= set(ids.retired())
     fresh = {}
@@ -325,9 +365,10 @@ def assign_ids(items: list[Harvested], fixtures: Path) -> dict[str, str]:
 
 def differences(fixtures: Path) -> list[str]:
     """How the corpus differs from a fresh conversion (empty: it matches)."""
-    table = registry()
     problems = []
-    for item in load():
+    items = load(fixtures)
+    table = {**registry(), **{i.key: str(i.entry["case"]) for i in items if "case" in i.entry}}
+    for item in items:
         case_id = table.get(item.key)
         if case_id is None:
             problems.append(f"{item.key}: no case ID (run harvest-cases once)")
@@ -337,19 +378,25 @@ def differences(fixtures: Path) -> list[str]:
         if not (folder / "case.toml").exists() or (folder / "case.toml").read_text("utf-8") != want:
             problems.append(f"{case_id} ({item.key}): case.toml differs")
         files = input_files(item)
-        if not folder.is_dir() or _on_disk(folder) != files:
+        if "case" in item.entry:  # its bytes were read from the case: their names must agree
+            if not folder.is_dir() or sorted(_on_disk(folder)) != sorted(files):
+                problems.append(f"{case_id} ({item.key}): {', '.join(sorted(files))} differ")
+        elif not folder.is_dir() or _on_disk(folder) != files:
             problems.append(f"{case_id} ({item.key}): {', '.join(sorted(files))} differ")
     return problems
 
 
 def write(fixtures: Path) -> int:
-    """Write every harvested case; returns how many."""
-    items = load()
+    """Write every harvested case (a case named by its entry keeps its input, which is the
+    file's one copy: only its case.toml is written); returns how many."""
+    items = load(fixtures)
     table = assign_ids(items, fixtures)
     for item in items:
         folder = fixtures / table[item.key]
         folder.mkdir(exist_ok=True)
-        if item.files is not None:
+        if "case" in item.entry:
+            pass
+        elif item.files is not None:
             write_input(folder / "input", item.files)
         else:
             (folder / f"session.{container(item)}").write_bytes(item.data)
@@ -369,6 +416,11 @@ def write_input(inputs: Path, files: dict[str, bytes]) -> None:
 
 def main(argv: list[str], out: TextIO = sys.stdout) -> int:
     fixtures = ids.FIXTURES
+    if argv in ([], ["--check"]) and not available():
+        out.write(
+            f"no harvested data at {HARVESTED} (a checkout's; not installed): nothing to do\n"
+        )
+        return 0 if argv else 2
     if argv == ["--check"]:
         problems = differences(fixtures)
         for problem in problems:

@@ -1,6 +1,7 @@
-"""Models of the writers of the hosts other than VS Code (spec 3.0): Codex CLI and pi.
+"""Models of the hosts' writers, one package per host (spec 3.0): `vscode`, `codex`, `pi`,
+`claude_code`, `gemini_cli`, `opencode`, `chat_loop`.
 
-Each module restates, from the host's own source, what its writer puts on disk per era, so the
-corpus can hold files shaped like the real ones. A *plan* (`plan.py`) lists what happened in a
-thread; the expected count comes from that plan, never from reading the bytes back.
+Each package restates, from the host's own source, what its writer puts on disk per era, so the
+corpus can hold files shaped like the real ones. A *plan* lists what happened in a session; the
+expected count comes from that plan, never from reading the bytes back.
 """

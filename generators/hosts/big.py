@@ -16,23 +16,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import claude_code, codex, gemini, pi
+from .claude_code import plan as claude_plan
+from .claude_code import writer as claude_code
+from .claude_code.plan import ClaudeCompact, ClaudePlan, ClaudeTurn
+from .codex import plan as codex_plan
+from .codex import writer as codex
+from .codex.plan import CodexPlan, Compact, Turn
 from .common import line
-from .plan import (
-    ClaudeCompact,
-    ClaudePlan,
-    ClaudeTurn,
-    CodexPlan,
-    Compact,
-    Compress,
-    Exchange,
-    GemPlan,
-    PiCompact,
-    PiPlan,
-    Prompt,
-    Turn,
-    expected_reboots,
-)
+from .gemini_cli import plan as gemini_plan
+from .gemini_cli import writer as gemini
+from .gemini_cli.plan import Compress, GemPlan, Prompt
+from .pi import plan as pi_plan
+from .pi import writer as pi
+from .pi.plan import Exchange, PiCompact, PiPlan
 
 
 def write_big_codex(path: Path, size_mb: float, seed: int = 1) -> int:
@@ -54,7 +50,7 @@ def write_big_codex(path: Path, size_mb: float, seed: int = 1) -> int:
                 written += len(chunk)
             rollout.chunks.clear()
             rollout.records.clear()
-    return expected_reboots(CodexPlan("C4", tuple(steps)))
+    return codex_plan.expected_reboots(CodexPlan("C4", tuple(steps)))
 
 
 def write_big_pi(path: Path, size_mb: float, seed: int = 1) -> int:
@@ -81,7 +77,7 @@ def write_big_pi(path: Path, size_mb: float, seed: int = 1) -> int:
                 out.write(data)
                 written += len(data)
             done = len(session.entries)
-    return expected_reboots(PiPlan("v3", tuple(steps)))
+    return pi_plan.expected_reboots(PiPlan("v3", tuple(steps)))
 
 
 def write_big_claude(path: Path, size_mb: float, seed: int = 1) -> int:
@@ -106,7 +102,7 @@ def write_big_claude(path: Path, size_mb: float, seed: int = 1) -> int:
                 out.write(data)
                 written += len(data)
             done = len(transcript.records)
-    return expected_reboots(ClaudePlan("CC3", tuple(steps)))
+    return claude_plan.expected_reboots(ClaudePlan("CC3", tuple(steps)))
 
 
 def write_big_gemini(path: Path, size_mb: float, seed: int = 1) -> int:
@@ -128,4 +124,4 @@ def write_big_gemini(path: Path, size_mb: float, seed: int = 1) -> int:
                 out.write(data)
                 written += len(data)
             chat.out.clear()
-    return expected_reboots(GemPlan("G1", tuple(steps)))
+    return gemini_plan.expected_reboots(GemPlan("G1", tuple(steps)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -125,3 +126,10 @@ VOCABULARY = [
 def words(rng: random.Random, count: int) -> str:
     """Filler prose for messages and summaries; deterministic for a seed."""
     return " ".join(rng.choice(VOCABULARY) for _ in range(count))
+
+
+@dataclass(frozen=True)
+class Deep:
+    """A record nested `depth` levels deep (JSV-4, ERR-8): the file is rejected at its line."""
+
+    depth: int = 1100

@@ -41,6 +41,7 @@ class ZstdRaw(io.RawIOBase):
         super().__init__()
         self._reader = reader
         self.name = name
+        self._checked = False
 
     def readable(self) -> bool:
         return True
@@ -49,9 +50,18 @@ class ZstdRaw(io.RawIOBase):
         import zstandard
 
         try:
-            return int(self._reader.readinto(buffer))
+            count = int(self._reader.readinto(buffer))
         except zstandard.ZstdError as error:
             raise Rejection(0, E_READ, f"not a zstd-compressed log ({error})") from None
+        if count == 0 and len(buffer) and not self._checked:
+            self._checked = True  # the reader ends quietly inside a frame: ask the frames
+            from .zstdframes import cut_short
+
+            with open_regular(self.name) as compressed:
+                reason = cut_short(compressed)
+            if reason is not None:
+                raise Rejection(0, E_READ, reason)
+        return count
 
     def close(self) -> None:
         if not self.closed:

@@ -41,7 +41,7 @@ def hosts() -> tuple[Host, ...]:
     return _HOSTS
 
 
-def keys() -> tuple[str, ...]:
+def host_keys() -> tuple[str, ...]:
     """The hosts' keys, as a case's `host` and `--host` name them."""
     return tuple(host.key for host in hosts())
 
@@ -51,7 +51,7 @@ def get(key: str) -> Host:
     for host in hosts():
         if host.key == key:
             return host
-    raise Rejection(0, E_HOST, f"unknown host {key!r} (known: {', '.join(keys())})")
+    raise Rejection(0, E_HOST, f"unknown host {key!r} (known: {', '.join(host_keys())})")
 
 
 def _load() -> tuple[Host, ...]:
@@ -131,13 +131,13 @@ def first_row(value: dict[str, Any]) -> Host:
     for host in by_rank():
         if host.claims_value(value):
             return host
-    raise Rejection(0, E_HOST, f"not a session of a known host ({', '.join(keys())})")
+    raise Rejection(0, E_HOST, f"not a session of a known host ({', '.join(host_keys())})")
 
 
 def _first_value(line: bytes) -> Any:
     """The first JSON value of the first line: the whole line, else the first of several glued
     values (JSV-1); None when it does not parse."""
-    from .jsontext import parse_json
+    from .jsontext import js_int, parse_json, reject_constant
 
     try:
         return parse_json(line, 1)
@@ -145,8 +145,10 @@ def _first_value(line: bytes) -> Any:
         pass
     import json
 
+    # The hosts' own loaders (JavaScript, Rust) refuse NaN and Infinity: so does detection.
+    strict = json.JSONDecoder(parse_constant=reject_constant, parse_int=js_int)
     try:
-        value, _ = json.JSONDecoder().raw_decode(line.decode("utf-8", "replace").lstrip(" \t\r"))
+        value, _ = strict.raw_decode(line.decode("utf-8", "replace").lstrip(" \t\r"))
     except (ValueError, RecursionError):
         return None
     return value

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..core.errors import os_reason
-from . import stores as table
-from .stores import Root, Store, session_id
+from ..core.storetypes import Root, Store
+from .stores import all_stores, session_id
 
 # When a host keeps one session twice in one folder, the first of these suffixes is the one it
 # reads: VS Code's log before the flat `.json` it replaced, Codex's plain rollout before its
@@ -65,7 +65,7 @@ def scan(roots: Iterable[Root], paths: Iterable[str] = ()) -> Scan:
         exists = os.path.isdir(root.path)
         result.looked.append((root, exists))
         if exists:
-            for store in table.STORES:
+            for store in all_stores():
                 if store.host == root.host:
                     _walk_store(root.path, store, result)
     for path in paths:
@@ -143,7 +143,7 @@ def _walk_path(path: str, result: Scan) -> None:
     """`--path`: a host's base folder (any store's layout under it), else a plain folder."""
     if not os.path.isdir(path):
         stores = [
-            s for s in table.STORES if s.within and s.pattern.fullmatch(os.path.basename(path))
+            s for s in all_stores() if s.within and s.pattern.fullmatch(os.path.basename(path))
         ]
         if stores and os.path.lexists(path):  # a store of many sessions named itself
             _add_store(path, stores[0], result, "path")
@@ -153,7 +153,7 @@ def _walk_path(path: str, result: Scan) -> None:
             result.problems.append(Problem(path, E_READ, "no such file"))
         return
     before = len(result.found)
-    for store in table.STORES:
+    for store in all_stores():
         top = store.folders.split("/")[0]
         if (top and os.path.isdir(os.path.join(path, top))) or not top:
             _walk_store(path, store, result)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..core.printable import printable
 from .finder import Found, lookup, scan
 from .stores import roots
 
@@ -44,9 +45,11 @@ def resolve(prefix: str, found: dict[str, str], err: TextIO) -> int:
     err.write(f"error: session {wanted!r}: no session with this id; looked in:\n")
     for root, exists in walked.looked:
         via = f"  (from {root.via})" if root.via else ""
-        err.write(f"  {root.host:<6}  {root.path}{'' if exists else '  (not there)'}{via}\n")
-    for problem in walked.problems:
-        err.write(f"  warning {problem.code}: {problem.path}: {problem.message}\n")
+        shown = printable(root.path)
+        err.write(f"  {root.host:<6}  {shown}{'' if exists else '  (not there)'}{via}\n")
+    for problem in walked.problems:  # ERR-10: names from the disk, escaped
+        message = printable(problem.message)
+        err.write(f"  warning {problem.code}: {printable(problem.path)}: {message}\n")
     from ..core.registry import store_variables
 
     err.write(f"other places: set {store_variables()}, or count the file by its path\n")
@@ -54,7 +57,7 @@ def resolve(prefix: str, found: dict[str, str], err: TextIO) -> int:
 
 
 def _row(item: Found) -> str:
-    return f"  {item.host:<6}  {item.id}  {item.path}\n"
+    return f"  {item.host:<6}  {printable(item.id)}  {printable(item.path)}\n"
 
 
 def within(path: str, wanted: str, err: TextIO) -> tuple[int, str | None]:
@@ -90,7 +93,8 @@ def within(path: str, wanted: str, err: TextIO) -> tuple[int, str | None]:
         shown = [ident for ident in own if ident.isascii() and ident.replace("-", "").isalnum()]
         its = f" (its id: {shown[0]})" if shown else ""  # nothing raw from a file is printed
         err.write(
-            f"usage error: {path} is one session{its}, not {wanted!r}: a session id is "
+            f"usage error: {printable(path)} is one session{its}, not {printable(repr(wanted))}: "
+            "a session id is "
             "given only with a store of many sessions (try --help)\n"
         )
         return EXIT_USAGE, None
@@ -100,9 +104,10 @@ def within(path: str, wanted: str, err: TextIO) -> tuple[int, str | None]:
         return EXIT_FOUND, (exact or matches)[0]
     if matches:
         err.write(
-            f"error: session {wanted!r}: {len(matches)} sessions of {path} match; "
+            f"error: session {printable(repr(wanted))}: {len(matches)} sessions of "
+            f"{printable(path)} match; "
             "give more of the id:\n"
         )
-        err.writelines(f"  {ident}\n" for ident in matches[:SHOWN])
+        err.writelines(f"  {printable(ident)}\n" for ident in matches[:SHOWN])
         return EXIT_USAGE, None
     return EXIT_FOUND, wanted

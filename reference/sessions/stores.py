@@ -92,6 +92,11 @@ def __getattr__(name: str) -> tuple[Base, ...] | tuple[Store, ...]:
     raise AttributeError(name)
 
 
+def all_stores() -> tuple[Store, ...]:
+    """Every host's session folders (the table's second part)."""
+    return _rows()[1]
+
+
 def stores_of(host: str) -> tuple[Store, ...]:
     return tuple(store for store in _rows()[1] if store.host == host)
 

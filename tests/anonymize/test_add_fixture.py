@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -135,3 +138,138 @@ def test_a_legacy_json_session_keeps_its_extension(tmp_path: Path) -> None:
     (case,) = cases(fixtures)
     assert (case / "session.json").read_bytes() == flat
     assert tomllib.loads((case / "case.toml").read_text("utf-8"))["container"] == "json"
+
+
+def test_an_installed_copy_refuses_in_one_line_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A wheel's corpus lives in site-packages, with no pyproject.toml beside it: a case written
+    there is lost with the next install and leaves `rebootspec run` with an unpinned case."""
+    from rebootspec.generators.corpus import add_fixture
+
+    package = tmp_path / "site-packages" / "rebootspec"
+    corpus = package / "fixtures"
+    corpus.mkdir(parents=True)
+    monkeypatch.setattr(add_fixture, "CORPUS_DIR", corpus)
+    session = tmp_path / "s.jsonl"
+    session.write_bytes(TWO_REBOOTS)
+    argv = [str(session), *ARGS, "CNT-2,SUM-1", "--tags", "summaries-array", "--era"]
+    code = cli([*argv, "compacted-summaries", "--expect-reboots", "2"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "run this in a rebootspec checkout" in err
+    assert list(package.rglob("*")) == [corpus]
+
+
+def test_the_checkout_s_own_corpus_is_a_checkout() -> None:
+    from rebootspec.fixtures import CORPUS_DIR
+    from rebootspec.generators.corpus.add_fixture import in_checkout
+
+    assert in_checkout(CORPUS_DIR) == (ROOT / "pyproject.toml").is_file()
+
+
+def test_the_same_bytes_twice_are_refused_naming_the_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, fixtures = run(tmp_path, TWO_REBOOTS, "--expect-reboots", "2")
+    assert code == 0
+    (first,) = cases(fixtures)
+    capsys.readouterr()
+    code, _ = run(tmp_path, TWO_REBOOTS, "--expect-reboots", "2", name="again.jsonl")
+    assert code == 3
+    assert f"case {first.name}" in capsys.readouterr().err
+    assert cases(fixtures) == [first]
+
+
+def test_a_session_of_another_host_names_its_host(tmp_path: Path) -> None:
+    """A pi session (PIA-1) with one compaction, counted by hand: one reboot."""
+    pi_session = (
+        b'{"type":"session","version":3,"id":"5e0c9a1b-2c3d-4e5f-8a9b-0c1d2e3f4a5b",'
+        b'"timestamp":"2026-03-01T10:00:00.000Z","cwd":"/p"}\n'
+        b'{"type":"compaction","id":"b2c3d4e5","parentId":null,'
+        b'"timestamp":"2026-03-01T10:00:02.000Z","summary":"Xy"}\n'
+    )
+    session = tmp_path / "pi.jsonl"
+    session.write_bytes(pi_session)
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    argv = [str(session), "--title", "one pi compaction; one reboot", "--rules", "PIA-3"]
+    argv += ["--tags", "harvested", "--era", "none", "--expect-reboots", "1"]
+    assert cli([*argv, "--fixtures", str(fixtures)]) == 0
+    (case,) = cases(fixtures)
+    table = tomllib.loads((case / "case.toml").read_text("utf-8"))
+    assert list(table)[:3] == ["id", "title", "host"] and table["host"] == "pi"
+
+
+def anonymized_chain(tmp_path: Path) -> Path:
+    """A real basic-agent-chat-loop chain (harvested: two restorations, by the stub's log),
+    anonymized; returns the asked file, its earlier files beside it."""
+    from rebootspec.conformance.commands.contribute import anonymize
+
+    source = ROOT / "fixtures" / "2QKE" / "input" / "harvest_20261125_034841.md"
+    (tmp_path / "chain").mkdir()
+    target = tmp_path / "chain" / "asked.md"
+    assert anonymize([str(source), str(target)]) == 0
+    return target
+
+
+def test_a_chat_loop_chain_becomes_a_markdown_case_with_its_files(tmp_path: Path) -> None:
+    asked = anonymized_chain(tmp_path)
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    argv = [str(asked), "--title", "a resumed session resumed again; two reboots"]
+    argv += ["--rules", "BCL-3,BCL-4", "--tags", "chatloop-chain", "--era", "none"]
+    argv += ["--expect-reboots", "2", "--fixtures", str(fixtures)]
+    assert cli(argv) == 0
+    (case,) = cases(fixtures)
+    table = tomllib.loads((case / "case.toml").read_text("utf-8"))
+    assert (table["host"], table["container"], table["input"]) == (
+        "basic-agent-chat-loop",
+        "markdown",
+        "asked.md",
+    )
+    names = sorted(p.name for p in (case / "input").iterdir())
+    assert names == sorted(p.name for p in asked.parent.iterdir())
+    assert cli(argv) == 3  # the same chain again: refused
+    assert cases(fixtures) == [case]
+
+
+def test_an_opencode_database_becomes_a_sqlite_case(tmp_path: Path) -> None:
+    """A harvested opencode 1.2.1 run with every summary failed: 0 reboots (its server log)."""
+    from rebootspec.conformance.commands.contribute import anonymize
+
+    source = ROOT / "fixtures" / "6ANK" / "input" / "opencode.db"
+    (tmp_path / "db").mkdir()
+    target = tmp_path / "db" / "one.db"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert anonymize([str(source), str(target)]) == 0
+    session = next(r.split()[1] for r in out.getvalue().splitlines() if r.startswith("session"))
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    argv = [str(target), "--session", session, "--title", "failed summaries; no reboot"]
+    argv += ["--rules", "OPC-6", "--tags", "opencode-database", "--era", "none"]
+    argv += ["--expect-reboots", "0", "--fixtures", str(fixtures)]
+    assert cli(argv) == 0
+    (case,) = cases(fixtures)
+    table = tomllib.loads((case / "case.toml").read_text("utf-8"))
+    assert (table["container"], table["input"], table["session"]) == (
+        "sqlite",
+        "opencode.db",
+        session,
+    )
+    assert (case / "input" / "opencode.db").read_bytes() == target.read_bytes()
+
+
+def test_a_corpus_input_is_refused_naming_its_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bytes of a harvested case, offered again: the corpus has them as case 29EA."""
+    fixtures = tmp_path / "fixtures"
+    shutil.copytree(ROOT / "fixtures" / "29EA", fixtures / "29EA")
+    session = tmp_path / "again.jsonl"
+    shutil.copyfile(ROOT / "fixtures" / "29EA" / "session.jsonl", session)
+    argv = [str(session), "--title", "again", "--rules", "GEM-3", "--tags", "harvested"]
+    argv += ["--era", "none", "--expect-reboots", "3", "--fixtures", str(fixtures)]
+    assert cli([*argv, "--hand-written"]) == 3
+    assert "case 29EA" in capsys.readouterr().err

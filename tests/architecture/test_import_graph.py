@@ -10,6 +10,9 @@ inside functions and under `if TYPE_CHECKING:`. Relative imports are resolved to
 - `rebootspec.generators` imports only itself and the data packages (spec, fixtures), never
   the reference: the corpus's expectations come from the plans, not from a counter;
 - `rebootspec.conformance` imports the reference, the generators and the data packages;
+- a host package of the generators (`generators/hosts/<host>/`: plan, writer, scenarios, the
+  adapter `case.py`) imports no other host's package: what hosts share is in `hosts/common.py`
+  and `hosts/scenario.py`, and only `hosts/registry.py` (and `hosts/big.py`) name several hosts;
 - nothing imports a bare `reference`, `generators`, `conformance`, `benchmarks`, `spec` or
   `fixtures` (those names are not installed, or would be someone else's package);
 - every `rebootspec.*` import names a module or package that exists.
@@ -186,6 +189,33 @@ def test_generators_never_import_the_reference(
         if folder_of(edge.source) == "generators" and folder_of(edge.target) == "reference"
     ]
     assert not wrong, "the generators import the reference:\n" + "\n".join(wrong)
+
+
+HOST_PACKAGES = frozenset(
+    path.parent.name for path in (ROOT / "generators" / "hosts").glob("*/__init__.py")
+)
+
+
+def host_package_of(name: str) -> str | None:
+    """`rebootspec.generators.hosts.codex.writer` -> `codex`; None outside a host package."""
+    parts = name.split(".")
+    if parts[:3] == [NAMESPACE, "generators", "hosts"] and len(parts) > 3:
+        return parts[3] if parts[3] in HOST_PACKAGES else None
+    return None
+
+
+def test_a_generator_host_package_imports_no_other_host(
+    modules: dict[str, Path], edges: list[Import]
+) -> None:
+    """Adding or changing one host's model touches one package: no host leans on another's."""
+    assert {"vscode", "codex", "pi", "opencode"} <= HOST_PACKAGES
+    wrong = [
+        f"{edge.where}: {edge.source} imports {edge.target}"
+        for edge in ours(edges)
+        if (source := host_package_of(edge.source)) is not None
+        and host_package_of(edge.target) not in (None, source)
+    ]
+    assert not wrong, "a host package imports another host's:\n" + "\n".join(wrong)
 
 
 def test_rebootspec_imports_name_existing_modules(

@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FOLDERS = ("reference", "generators", "conformance", "spec", "fixtures", "tests", "benchmarks")
+FOLDERS = (
+    *("reference", "generators", "conformance", "spec", "fixtures", "tests", "benchmarks"),
+    "harvested",
+)
 PHRASE = "May import:"
 
 

@@ -12,7 +12,7 @@ from rebootspec.conformance.fuzzing.describe import case_tags
 from rebootspec.conformance.fuzzing.differential import FuzzResult, fuzz
 from rebootspec.conformance.runner.candidates import ReferenceCandidate
 from rebootspec.conformance.runner.outcome import classify
-from rebootspec.generators.session.plan import Remove, Retry, expected_reboots
+from rebootspec.generators.hosts.vscode.plan import Remove, Retry, expected_reboots
 
 SEED = 5
 

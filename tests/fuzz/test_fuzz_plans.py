@@ -9,9 +9,9 @@ from rebootspec.conformance.fuzzing.plans import FuzzCase, fuzz_cases, play_case
 from rebootspec.conformance.runner.corpus import known_tags
 from rebootspec.generators.corpus.cases import title_count
 from rebootspec.generators.corpus.lint import SPEC, protocol_rules, spec_rules
-from rebootspec.generators.session.eras import eras
-from rebootspec.generators.session.plan import Remove, Retry, Send, Turn, expected_reboots
-from rebootspec.generators.session.strategies import compile_plan, manual_allowed
+from rebootspec.generators.hosts.vscode.eras import eras
+from rebootspec.generators.hosts.vscode.plan import Remove, Retry, Send, Turn, expected_reboots
+from rebootspec.generators.hosts.vscode.strategies import compile_plan, manual_allowed
 
 TAGS = set(known_tags())
 RULES = set(spec_rules(SPEC)[0]) | set(protocol_rules(SPEC))

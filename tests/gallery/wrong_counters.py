@@ -540,6 +540,22 @@ def _nothing_is_unmeasurable(path: str) -> int:
     return result.reboots
 
 
+def _trusts_version_string(path: str) -> int:
+    """CDX-8 bent (as it read before issue #38): a Codex rollout without `compacted` is C0 when
+    the numbers of its `cli_version`, whatever the string, are below 0.36.0 (pre-release and
+    `git describe` suffixes dropped, zeros measurable), whatever records it holds."""
+    result = count_path(path, readable=True, session=session_of(path))
+    if not isinstance(result, RecordCount) or result.host != CODEX:
+        return result.reboots
+    if result.reboots or result.inherited or result.host_version is None:
+        return result.reboots
+    pieces = result.host_version.split("-", 1)[0].split(".")
+    numbers = tuple(int("".join(c for c in piece if c.isdigit()) or 0) for piece in pieces)
+    if any(numbers) and numbers < (0, 36, 0):
+        raise Rejection(0, E_UNMEASURABLE, f"cli_version {result.host_version} is before 0.36.0")
+    return result.reboots
+
+
 def _follows_history_base(path: str) -> int:
     """CDX-5 (1) bent: a fork's `history_base` is followed to the parent's rollout beside it,
     whose compactions are added; a parent that is not there is an I/O error (a crash)."""
@@ -951,6 +967,7 @@ GALLERY: dict[str, Counter] = {
     "same-summary-once": host_mistake(rewrite=_same_summary_once),
     "unmeasurable-as-zero": _unmeasurable_as_zero,
     "nothing-is-unmeasurable": _nothing_is_unmeasurable,
+    "trusts-version-string": _trusts_version_string,
     "vscode-rules-for-any-host": _vscode_rules_for_unknown,
     "zero-for-unknown-host": _zero_for_unknown,
     "greps-compact": _greps_compact,

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rebootspec.generators.corpus import casefile, lint
-from rebootspec.generators.session.shapes import SHAPE_RULES
+from rebootspec.generators.hosts.vscode.shapes import SHAPE_RULES
 from rebootspec.reference.core.errors import ERROR_CODES
 
 ROOT = Path(__file__).resolve().parents[2]

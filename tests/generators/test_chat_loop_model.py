@@ -11,9 +11,7 @@ import re
 
 import pytest
 
-from rebootspec.generators.hosts.chat_loop import (
-    END_MARK,
-    START_MARK,
+from rebootspec.generators.hosts.chat_loop.plan import (
     ChatAsk,
     ChatCompact,
     ChatDelete,
@@ -23,9 +21,10 @@ from rebootspec.generators.hosts.chat_loop import (
     ChatResume,
     ChatStart,
     expected,
-    play,
 )
-from rebootspec.generators.hosts.scenarios import SCENARIOS
+from rebootspec.generators.hosts.chat_loop.scenarios import SCENARIOS
+from rebootspec.generators.hosts.chat_loop.writer import END_MARK, START_MARK, play
+from rebootspec.generators.hosts.scenario import Scenario
 
 PARENT = re.compile(rb"^\*\*Resumed From:\*\* (.+?)\r?$", re.M)
 ID_LINE = re.compile(rb"^\*\*Session ID:\*\* (.+?)\r?$", re.M)
@@ -130,11 +129,10 @@ def test_the_model_is_deterministic() -> None:
     assert play(plan).output() == play(plan).output()
 
 
-@pytest.mark.parametrize(
-    "scenario", [s for s in SCENARIOS if s.host == "basic-agent-chat-loop"], ids=lambda s: s.name
-)
-def test_every_scenario_plays_and_names_its_file(scenario: object) -> None:
-    for era in scenario.eras:  # type: ignore[attr-defined]
-        plan = scenario.plan(era)  # type: ignore[attr-defined]
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
+def test_every_scenario_plays_and_names_its_file(scenario: Scenario[ChatPlan]) -> None:
+    assert scenario.host == "basic-agent-chat-loop" and scenario.plan is not None
+    for era in scenario.eras:
+        plan = scenario.plan(era)
         folder = play(plan)
         assert folder.name_of(plan.ask) in folder.output()

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from rebootspec.generators.corpus import hostcases
-from rebootspec.generators.corpus.hostcases import HostCase
-from rebootspec.generators.hosts import claude_code
-from rebootspec.generators.hosts.plan import ClaudePlan, expected_reboots
+from rebootspec.generators.corpus import cases
+from rebootspec.generators.corpus.cases import Case
+from rebootspec.generators.hosts.claude_code import writer as claude_code
+from rebootspec.generators.hosts.claude_code.plan import ClaudePlan, expected_reboots
 
-CASES = [case for case in hostcases.all_cases() if case.scenario.host == "claude-code"]
+CASES = [case for case in cases.all_cases() if case.scenario.host == "claude-code"]
 
 
 def values(data: bytes) -> Iterator[tuple[int, Any]]:
@@ -40,8 +40,8 @@ def records(data: bytes) -> list[dict[str, Any]]:
     return [v for _, v in values(data) if isinstance(v, dict)]
 
 
-def plan(case: HostCase) -> ClaudePlan:
-    the_plan = hostcases.plan_of(case.scenario, case.era)
+def plan(case: Case) -> ClaudePlan:
+    the_plan = case.plan
     assert isinstance(the_plan, ClaudePlan)
     return the_plan
 
@@ -59,7 +59,7 @@ def test_every_era_has_a_case() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.key)
-def test_the_first_value_is_one_hst_2_gives_to_claude_code(case: HostCase) -> None:
+def test_the_first_value_is_one_hst_2_gives_to_claude_code(case: Case) -> None:
     first = next(v for _, v in values(case.data))
     assert isinstance(first, dict) and isinstance(first.get("type"), str)
     assert "kind" not in first and "payload" not in first and first["type"] != "session"
@@ -70,7 +70,7 @@ def test_the_first_value_is_one_hst_2_gives_to_claude_code(case: HostCase) -> No
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.key)
-def test_the_own_boundaries_are_the_plan_count(case: HostCase) -> None:
+def test_the_own_boundaries_are_the_plan_count(case: Case) -> None:
     """Distinct uuids of main-thread boundaries without forkedFrom (CC0: flagged summaries); a
     primary without a uuid is one of its own (CLC-3)."""
     own = main_thread(case.data)
@@ -86,7 +86,7 @@ def test_the_own_boundaries_are_the_plan_count(case: HostCase) -> None:
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.era != "CC0"], ids=lambda c: c.key)
-def test_each_boundary_is_followed_by_its_summary(case: HostCase) -> None:
+def test_each_boundary_is_followed_by_its_summary(case: Case) -> None:
     found = records(case.data)
     for index, record in enumerate(found):
         if is_boundary(record) and index + 1 < len(found):
@@ -98,7 +98,7 @@ def test_each_boundary_is_followed_by_its_summary(case: HostCase) -> None:
                 assert isinstance(record["logicalParentUuid"], str)
 
 
-def _case(name: str) -> HostCase:
+def _case(name: str) -> Case:
     return next(case for case in CASES if case.scenario.name == name)
 
 

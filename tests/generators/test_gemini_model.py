@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from rebootspec.generators.corpus import hostcases
-from rebootspec.generators.hosts import gemini
-from rebootspec.generators.hosts.plan import (
+from rebootspec.generators.corpus import cases
+from rebootspec.generators.hosts.gemini_cli import writer as gemini
+from rebootspec.generators.hosts.gemini_cli.plan import (
     Compress,
     GemPlan,
     GemResume,
@@ -22,7 +22,7 @@ from rebootspec.generators.hosts.plan import (
     Rewind,
     expected_reboots,
 )
-from rebootspec.generators.hosts.scenarios import SCENARIOS
+from rebootspec.generators.hosts.gemini_cli.scenarios import SCENARIOS
 
 
 def reading(data: bytes) -> tuple[bool, int]:
@@ -88,10 +88,10 @@ def test_every_gemini_scenario_builds_and_its_plan_counts() -> None:
     assert len(gem) >= 10
     for scenario in gem:
         for era in scenario.eras:
-            case = hostcases.generate(scenario, era, "TEST")
+            case = cases.generate(scenario, era, "TEST")
             assert case.container == ("json" if era == "J0" else "jsonl")
             if scenario.reject is None:
-                plan = hostcases.plan_of(scenario, era)
+                plan = case.plan
                 assert plan is not None
                 assert reading(case.data)[1] == case.expect["reboots"] == expected_reboots(plan)
             else:

@@ -16,16 +16,16 @@ from typing import Any
 
 import pytest
 
-from rebootspec.generators.hosts.opencode_files import StoreFiles, render
-from rebootspec.generators.hosts.opencode_plan import (
+from rebootspec.generators.hosts.opencode.files import StoreFiles, render
+from rebootspec.generators.hosts.opencode.plan import (
     OcCompact,
     OcPrompt,
     OcSession,
     OcStore,
     expected_reboots,
 )
-from rebootspec.generators.hosts.opencode_scenarios import SCENARIOS
-from rebootspec.generators.hosts.opencode_schema import PINNED_VERSION, WAL_SALTS, pin_wal
+from rebootspec.generators.hosts.opencode.scenarios import SCENARIOS
+from rebootspec.generators.hosts.opencode.schema import PINNED_VERSION, WAL_SALTS, pin_wal
 
 PAIRS = [(s, era) for s in SCENARIOS for era in s.eras]
 IDS = [f"{s.name}/{e}" for s, e in PAIRS]
@@ -111,7 +111,7 @@ CLEAN = [
 def test_the_written_store_holds_what_the_plan_says(
     scenario: Any, era: str, tmp_path: Path
 ) -> None:
-    store = scenario.store(era)
+    store = scenario.plan(era)
     files = render(store)
     if store.damage in ("truncated", "not-a-database", "torn-json") or store.ask_missing:
         return  # rejected stores: their damage is checked below
@@ -126,7 +126,7 @@ def test_the_written_store_holds_what_the_plan_says(
 
 @pytest.mark.parametrize(("scenario", "era"), PAIRS, ids=IDS)
 def test_every_build_writes_the_same_bytes(scenario: Any, era: str) -> None:
-    assert render(scenario.store(era)).files == render(scenario.store(era)).files
+    assert render(scenario.plan(era)).files == render(scenario.plan(era)).files
 
 
 @pytest.mark.parametrize("era", ["O2", "O3"])

@@ -7,7 +7,7 @@ order of SUM-8), CNT-2 key comparison, CNT-5/CNT-6 removal flags. Spec 1.0
 
 from __future__ import annotations
 
-from rebootspec.generators.session.plan import (
+from rebootspec.generators.hosts.vscode.plan import (
     Compaction,
     Flag,
     Fork,

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from rebootspec.generators.session.legacy import to_legacy
-from rebootspec.generators.session.model import SESSION, extract
-from rebootspec.generators.session.plan import (
+from rebootspec.generators.hosts.vscode.legacy import to_legacy
+from rebootspec.generators.hosts.vscode.model import SESSION, extract
+from rebootspec.generators.hosts.vscode.plan import (
     expected_phantoms,
     expected_reboots,
     expected_reboots_possible,
 )
-from rebootspec.generators.session.strategies import Drawn, drawn_sessions
-from rebootspec.generators.session.writer import flat_json
+from rebootspec.generators.hosts.vscode.strategies import Drawn, drawn_sessions
+from rebootspec.generators.hosts.vscode.writer import flat_json
 from rebootspec.reference.hosts.vscode.count import count_state
 from rebootspec.reference.hosts.vscode.replay import load_flat, replay_bytes
 

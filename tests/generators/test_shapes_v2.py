@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from rebootspec.generators.corpus.cases import Case, all_cases
-from rebootspec.generators.session.plan import (
+from rebootspec.generators.hosts.vscode.eras import era
+from rebootspec.generators.hosts.vscode.plan import (
     Flag,
     Fork,
     Plan,
@@ -30,7 +31,8 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9
 
 @cache
 def cases() -> dict[str, Case]:
-    return {case.key: case for case in all_cases()}
+    """VS Code's generated cases by key (`scenario/era`)."""
+    return {case.key: case for case in all_cases() if case.scenario.host == "vscode"}
 
 
 def by_scenario(name: str) -> list[Case]:
@@ -131,7 +133,7 @@ def test_cleared_markers_leave_no_marker_after_the_last_tool() -> None:
     for case in by_scenario("marker-cleared"):
         requests = state_of(case)["requests"]
         assert any(p.get("kind") == "warning" for r in requests for p in r["response"])
-        text = case.era.completed
+        text = era(case.era).completed
         with_marker = [
             n
             for n, r in enumerate(requests)

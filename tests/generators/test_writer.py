@@ -13,8 +13,8 @@ from typing import Any
 
 import orjson
 
-from rebootspec.generators.session.model import REQUEST, SESSION, extract
-from rebootspec.generators.session.writer import LogWriter, flat_json
+from rebootspec.generators.hosts.vscode.model import REQUEST, SESSION, extract
+from rebootspec.generators.hosts.vscode.writer import LogWriter, flat_json
 
 
 def md(text: str) -> dict[str, Any]:

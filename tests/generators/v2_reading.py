@@ -14,7 +14,7 @@ import re
 import tomllib
 from typing import Any
 
-from rebootspec.generators.session.eras import ERAS_FILE
+from rebootspec.generators.hosts.vscode.eras import ERAS_FILE
 from rebootspec.reference.hosts.vscode.replay import replay_bytes
 
 with ERAS_FILE.open("rb") as _handle:

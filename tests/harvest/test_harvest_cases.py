@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from rebootspec.generators.harvest import corpus
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -112,12 +114,28 @@ def test_the_sweep_expects_unmeasurable_where_a_gemini_file_recorded_no_compress
     holds no `$set.messages` snapshot, the real 0.44.0 chat (G1) holds one per compression."""
     from rebootspec.generators.harvest import cli
 
-    harvested = corpus.HARVESTED
-    g0 = harvested / "gemini-0.39.1-auto-pre-turn/session-2026-11-25T02-38-59d6bc91.jsonl"
-    g1 = harvested / "gemini-0.44.0-auto-pre-turn/session-2026-11-25T02-38-1fe2197f.jsonl"
+    chats = {
+        str(entry["version"]): corpus.source(entry, FIXTURES)
+        for entry in corpus.entries()
+        if entry["host"] == "gemini-cli"
+    }
+    g0, g1 = chats["0.39.1"], chats["0.44.0"]
     assert cli.compaction_records(g0) == 0
     assert cli.compaction_records(g1) >= 3  # resumes write the last snapshot again
     assert cli.expected_answer(3, cli.compaction_records(g0)) == "reject:E-UNMEASURABLE"
     assert cli.expected_answer(3, cli.compaction_records(g1)) == "3"
     # A run that caused nothing expects 0, whatever the file holds.
     assert cli.expected_answer(0, 0) == "0"
+
+
+def test_without_the_harvested_data_the_check_says_so_and_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed wheel carries no harvested/ (data of the checkout): nothing to convert."""
+    import io
+
+    monkeypatch.setattr(corpus, "MANIFEST", tmp_path / "absent" / "manifest.toml")
+    out = io.StringIO()
+    assert corpus.main(["--check"], out) == 0
+    assert "no harvested data" in out.getvalue()
+    assert corpus.main([], io.StringIO()) == 2  # writing the corpus needs the checkout's data

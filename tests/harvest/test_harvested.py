@@ -1,17 +1,25 @@
-"""The curated harvested files agree with their manifest and carry nothing of the machine."""
+"""The curated harvested files agree with their manifest and carry nothing of the machine.
+
+Each file is kept once, in the corpus case its entry names (`case`); harvested/ keeps the runs'
+logs and the manifest (harvested/README.md).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-import tomllib
 from pathlib import Path
 
 import opencode_store
+import pytest
 
-from rebootspec.generators.harvest import sanitize
+from rebootspec.generators.corpus import casefile
+from rebootspec.generators.harvest import corpus, sanitize
 
-FOLDER = Path(__file__).resolve().parents[2] / "generators" / "harvest" / "harvested"
+FOLDER = corpus.HARVESTED
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+pytestmark = pytest.mark.skipif(not corpus.available(), reason="no harvested/ (not a checkout)")
 RECORD = {"codex": "compacted", "pi": "compaction"}
 # Codex before 0.36.0 compacts but writes no record (C0): the files prove it, expected stays
 # what the script caused.
@@ -24,8 +32,12 @@ NO_RECORDS = {
 
 
 def _entries() -> list[dict[str, object]]:
-    with (FOLDER / "manifest.toml").open("rb") as manifest:
-        return list(tomllib.load(manifest)["file"])
+    return corpus.entries()
+
+
+def _path(entry: dict[str, object]) -> Path:
+    """The entry's bytes: the file (or store folder) in its corpus case."""
+    return corpus.source(entry, FIXTURES)
 
 
 def _restored_on_chain(path: Path) -> int:
@@ -72,32 +84,34 @@ def _stores() -> list[dict[str, object]]:
     return [entry for entry in _entries() if entry["host"] == "opencode"]
 
 
-def test_every_listed_file_exists_and_every_session_file_is_listed() -> None:
-    listed = {str(entry["file"]) for entry in _entries() if entry["host"] != "opencode"}
+def test_every_entry_names_the_case_that_holds_its_file() -> None:
     for entry in _entries():
+        folder = FIXTURES / str(entry["case"])
+        assert casefile.provenance(folder) == entry["provenance"], entry["case"]
+        assert _path(entry).exists(), entry["case"]
         inputs = entry.get("inputs", [])
         assert isinstance(inputs, list)
         assert not inputs or entry["file"] in inputs, entry["file"]
-        listed |= {str(name) for name in inputs}
-    # The chat loop's .index.json stays beside the sessions as evidence, not as a case input.
-    chat_loop = [
-        p
-        for p in FOLDER.glob("chatloop-*/*")
-        if p.suffix in (".md", ".json") and p.stem != ".index"
+
+
+def test_harvested_keeps_logs_and_evidence_and_no_copy_of_a_case_file() -> None:
+    """A case's file is kept once, in the corpus; harvested/ holds what no case holds: the runs'
+    logs and the chat loop's .index.json (a hidden file, evidence of the sessions listed)."""
+    kept = [
+        p for p in FOLDER.rglob("*") if p.is_file() and p.name not in ("manifest.toml", "README.md")
     ]
-    on_disk = {
-        str(path.relative_to(FOLDER))
-        for path in [*FOLDER.rglob("*.jsonl"), *FOLDER.rglob("session-*.json"), *chat_loop]
-        if path.name not in ("server-log.jsonl", "stub-log.jsonl")
+    assert {p.name for p in kept} <= {"server-log.jsonl", "stub-log.jsonl", ".index.json"}
+    inputs = {
+        hashlib.sha256(p.read_bytes()).digest()
+        for p in FIXTURES.glob("*/*")
+        if p.is_file() and p.name != casefile.CASE_FILE
     }
-    assert listed == on_disk
+    assert not [p for p in kept if hashlib.sha256(p.read_bytes()).digest() in inputs]
 
 
-def test_every_opencode_folder_is_listed_and_holds_its_store() -> None:
-    folders = {path.name for path in FOLDER.glob("opencode-*") if path.is_dir()}
-    assert folders == {str(entry["file"]) for entry in _stores()}
+def test_every_opencode_entry_holds_its_store() -> None:
     for entry in _stores():
-        store = FOLDER / str(entry["file"]) / str(entry["input"])
+        store = _path(entry) / str(entry["input"])
         if entry["input"] == "storage":
             # The session the case asks about is in the store, under its own id.
             assert list((store / "session").glob(f"*/{entry['session']}.json")), entry["file"]
@@ -107,7 +121,7 @@ def test_every_opencode_folder_is_listed_and_holds_its_store() -> None:
 
 def test_each_opencode_session_holds_the_records_the_manifest_says() -> None:
     for entry in _stores():
-        store = FOLDER / str(entry["file"]) / str(entry["input"])
+        store = _path(entry) / str(entry["input"])
         records = opencode_store.records(store, str(entry["session"]))
         assert records == entry["records"], (entry["file"], entry["role"])
         if entry["scenario"] == "failure":
@@ -127,7 +141,7 @@ def test_records_in_each_file_are_what_the_manifest_says() -> None:
         if entry["host"] == "opencode":
             continue  # a store, read above
         host, version = str(entry["host"]), str(entry["version"])
-        records = _records(FOLDER / str(entry["file"]), host)
+        records = _records(_path(entry), host)
         assert records == entry["records"], entry["file"]
         if (host, version) in NO_RECORDS:
             assert records == 0
@@ -139,8 +153,20 @@ def test_records_in_each_file_are_what_the_manifest_says() -> None:
             assert records >= entry["expected"], entry["file"]
 
 
+def _session_files() -> list[Path]:
+    """Every harvested session file but opencode's stores: its case's input files."""
+    files: set[Path] = set()
+    for entry in _entries():
+        if entry["host"] == "opencode":
+            continue
+        path = _path(entry)
+        files |= set(path.parent.iterdir()) if "inputs" in entry else {path}
+    return sorted(files)
+
+
 def test_curated_files_are_under_two_megabytes_and_sanitised() -> None:
-    files = sorted(p for p in FOLDER.rglob("*") if p.is_file() and "opencode-" not in str(p))
+    kept = [p for p in FOLDER.rglob("*") if p.is_file()]
+    files = sorted({*_session_files(), *kept})
     assert sum(path.stat().st_size for path in files) < 2_000_000
     text = [path for path in files if path.suffix in (".jsonl", ".json", ".md")]
     assert sanitize.scan(text) == []
@@ -149,7 +175,7 @@ def test_curated_files_are_under_two_megabytes_and_sanitised() -> None:
 def test_a_chat_loop_file_names_its_parent_by_the_private_homes_path() -> None:
     """The absolute Previous Session path is the sandbox's generic one, never this machine's."""
     restored = 0
-    for path in FOLDER.glob("chatloop-*/*.md"):
+    for path in (p for p in _session_files() if p.suffix == ".md"):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.startswith("**Previous Session:** "):
                 restored += 1
@@ -162,7 +188,7 @@ def test_a_chat_loop_rejection_points_at_the_asked_files_own_link() -> None:
     rejected = [entry for entry in _entries() if entry.get("reject") == "E-CHAIN"]
     assert rejected
     for entry in rejected:
-        lines = (FOLDER / str(entry["file"])).read_text(encoding="utf-8").split("\n")
+        lines = _path(entry).read_text(encoding="utf-8").split("\n")
         line = entry["line"]
         assert isinstance(line, int)
         assert lines[line - 1].startswith("**Resumed From:** "), entry["file"]
@@ -171,9 +197,9 @@ def test_a_chat_loop_rejection_points_at_the_asked_files_own_link() -> None:
 def test_opencode_stores_are_small_and_sanitised() -> None:
     """A few hundred KB a store (the bytes opencode wrote: never vacuumed), 3 MB in all."""
     sizes = {}
-    for folder in FOLDER.glob("opencode-*"):
+    for folder in {_path(entry) for entry in _stores()}:
         files = sanitize.files([folder])
-        sizes[folder.name] = sum(path.stat().st_size for path in files)
-        assert sanitize.scan(files) == [], folder.name
+        sizes[folder.parent.name] = sum(path.stat().st_size for path in files)
+        assert sanitize.scan(files) == [], folder.parent.name
     assert max(sizes.values()) < 500_000, sizes
     assert sum(sizes.values()) < 3_000_000

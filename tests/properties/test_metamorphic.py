@@ -1,6 +1,6 @@
 """Metamorphic properties of the reference: transformations of a session that keep its count.
 
-Each test plays a random plan (the fuzzer's cases, drawn by generators.session.strategies and
+Each test plays a random plan (the fuzzer's cases, drawn by generators.hosts.vscode.strategies and
 written by the generator's session model and writer), transforms the session in a way the spec
 says cannot change the count, and checks the reference gives the same count before and after.
 The count itself is checked too, against the plan's own expectation, so these properties are
@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rebootspec.conformance.fuzzing.plans import FuzzCase, fuzz_cases, play_case
-from rebootspec.generators.session.plan import (
+from rebootspec.generators.hosts.vscode.plan import (
     Compaction,
     Flag,
     Plan,

@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from log_mutations import byte_or_line_change
 
-from rebootspec.generators.session.strategies import drawn_sessions
+from rebootspec.generators.hosts.vscode.strategies import drawn_sessions
 from rebootspec.reference import count_path
 from rebootspec.reference.cli import main
 from rebootspec.reference.core import records

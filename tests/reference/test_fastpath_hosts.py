@@ -42,15 +42,33 @@ def _host_of_case(input_path: str) -> str | None:
     return None
 
 
+def _provenance_of_case(path: str) -> str:
+    case_file = os.path.join(os.path.dirname(path), "case.toml")
+    with open(case_file, encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("provenance = "):
+                return line.split("=", 1)[1].strip().strip('"')
+    return ""
+
+
 CORPUS = sorted(
     p
     for p in glob.glob(str(ROOT / "fixtures" / "*" / "*.jsonl"))
     if _host_of_case(p) in ("codex", "pi")
 )
+# The harvested session files (kept once, in their corpus cases: provenance harvest:...) and
+# the runs' logs in harvested/ (JSON lines of no host).
 HARVESTED = sorted(
-    glob.glob(str(ROOT / "generators" / "harvest" / "harvested" / "**" / "*.jsonl"), recursive=True)
+    {
+        *(
+            p
+            for p in glob.glob(str(ROOT / "fixtures" / "*" / "session.jsonl"))
+            if _provenance_of_case(p).startswith("harvest:")
+        ),
+        *glob.glob(str(ROOT / "harvested" / "**" / "*.jsonl"), recursive=True),
+    }
 )
-SOURCES = CORPUS + HARVESTED
+SOURCES = sorted({*CORPUS, *HARVESTED})
 
 
 @contextmanager

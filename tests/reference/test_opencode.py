@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from rebootspec.generators.hosts.opencode_files import StoreFiles, render
-from rebootspec.generators.hosts.opencode_plan import (
+from rebootspec.generators.hosts.opencode.files import StoreFiles, render
+from rebootspec.generators.hosts.opencode.plan import (
     OcCompact,
     OcPrompt,
     OcSession,
@@ -26,7 +26,7 @@ from rebootspec.generators.hosts.opencode_plan import (
     expected_reboots,
     expected_rejection,
 )
-from rebootspec.generators.hosts.opencode_scenarios import SCENARIOS
+from rebootspec.generators.hosts.opencode.scenarios import SCENARIOS
 from rebootspec.reference import count_path
 from rebootspec.reference.core.answer import RecordCount
 from rebootspec.reference.core.errors import Rejection
@@ -69,7 +69,7 @@ def tree(folder: Path) -> dict[str, tuple[int, str]]:
 
 @pytest.mark.parametrize(("scenario", "era"), PAIRS, ids=[f"{s.name}/{e}" for s, e in PAIRS])
 def test_each_scenario_counts_as_its_plan_says(scenario: Any, era: str, tmp_path: Path) -> None:
-    store = scenario.store(era)
+    store = scenario.plan(era)
     files = render(store)
     path = write(files, tmp_path)
     assert answer(path, files.session) == (expected_rejection(store) or expected_reboots(store))
@@ -292,18 +292,13 @@ def test_random_member_values_never_crash_the_reader(tmp_path: Path) -> None:
         os.remove(path)
 
 
-HARVESTED = Path(__file__).resolve().parents[2] / "generators" / "harvest" / "harvested"
-
-
 def _harvested() -> list[dict[str, Any]]:
     """The opencode entries of the harvest manifest (stores the real programs wrote)."""
-    import tomllib
+    from rebootspec.generators.harvest import corpus
 
-    manifest = HARVESTED / "manifest.toml"
-    if not manifest.exists():
+    if not corpus.available():
         return []
-    entries = tomllib.loads(manifest.read_text("utf-8"))["file"]
-    return [e for e in entries if e["host"] == "opencode"]
+    return [e for e in corpus.entries() if e["host"] == "opencode"]
 
 
 @pytest.mark.parametrize(
@@ -316,5 +311,7 @@ def test_stores_the_real_programs_wrote_count_as_their_scripts_caused(
     script's plan and the scripted model's log), on a copy of the store."""
     import shutil
 
-    shutil.copytree(HARVESTED / entry["file"], tmp_path / "store")
+    from rebootspec.generators.harvest import corpus
+
+    shutil.copytree(corpus.source(entry), tmp_path / "store")  # the case's input/
     assert answer(tmp_path / "store" / entry["input"], entry["session"]) == entry["expected"]

@@ -40,6 +40,9 @@ VARIABLES = (
     "CLAUDE_CONFIG_DIR",
     "GEMINI_CLI_HOME",
     "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",  # the listing's cache goes under the fake home too
+    "LOCALAPPDATA",
+    "REBOOTSPEC_CACHE_DIR",
     "VSCODE_PORTABLE",
     "VSCODE_APPDATA",
     stores.VSCODE_USER_DATA_ENV,

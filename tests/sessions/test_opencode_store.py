@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from rebootspec.generators.hosts.opencode_files import render
-from rebootspec.generators.hosts.opencode_plan import (
+from rebootspec.generators.hosts.opencode.files import render
+from rebootspec.generators.hosts.opencode.plan import (
     OcCompact,
     OcPrompt,
     OcSession,

@@ -7,6 +7,7 @@ host's entry in the registry and imports neither.
 from __future__ import annotations
 
 from ...core.host import Host
+from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -53,35 +54,19 @@ class ClaudeCode(Host):
         from ...core.records import count_file
         from .reader import count_records
 
-        titles = (_first_message, _given_name) if with_title else None
-        return count_file(path, count_records, readable=readable, titles=titles)
+        pickers = (titles.first_message, titles.given_name) if with_title else None
+        return count_file(path, count_records, readable=readable, titles=pickers)
+
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 
         return BASES, STORES
-
-
-def _given_name(value: dict[str, Any]) -> str | None:
-    """A title row: the user's own (`custom-title`), else the generated one (`ai-title`, a
-    resume-picker `summary`)."""
-    for member in ("customTitle", "aiTitle", "summary"):
-        text = value.get(member)
-        if value.get("type") in ("custom-title", "ai-title", "summary") and isinstance(text, str):
-            return text.strip() or None
-    return None
-
-
-def _first_message(value: dict[str, Any]) -> str | None:
-    """The first user message of the main thread that is text a person typed."""
-    from ...core.titles import text_of
-
-    message = value.get("message")
-    if value.get("type") != "user" or value.get("isSidechain") or not isinstance(message, dict):
-        return None
-    if value.get("isMeta") or value.get("isCompactSummary"):
-        return None
-    return text_of(message.get("content"))
 
 
 HOST = ClaudeCode()

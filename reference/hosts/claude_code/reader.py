@@ -5,8 +5,10 @@
                     -> less the inherited ones (`forkedFrom`, CLC-6, RBT-3)
                     -> the count; with no boundary at all, the CC0 summaries (CLC-7)
 
-Companions are seen and tallied, never counted (CLC-4). Only the boundaries (and, for CC0, the
-flagged summaries) are kept, a few fields each, so memory is the longest line, not the file.
+Companions are seen and tallied, never counted (CLC-4). Every record of the file is read, never
+a walk of the `parentUuid` chain, which a boundary breaks (CLC-9). Only the boundaries (and, for
+CC0, the flagged summaries) are kept, a few fields each, so memory is the longest line, not the
+file.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ The reader is `reader.py` (the definition), its fast path `fast.py`, its store r
 from __future__ import annotations
 
 from ...core.host import Host
+from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -51,24 +52,19 @@ class Codex(Host):
 
             return count_stream
 
-        titles = (_first_message, None) if with_title else None
-        return count_file(path, count_records, fast=fast, readable=readable, titles=titles)
+        pickers = (titles.first_message, None) if with_title else None
+        return count_file(path, count_records, fast=fast, readable=readable, titles=pickers)
+
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 
         return BASES, STORES
-
-
-def _first_message(value: dict[str, Any]) -> str | None:
-    """The text of the first `user_message` event (the prompt the user typed)."""
-    payload = value.get("payload")
-    if value.get("type") != "event_msg" or not isinstance(payload, dict):
-        return None
-    message = payload.get("message")
-    if payload.get("type") == "user_message" and isinstance(message, str):
-        return message or None
-    return None
 
 
 HOST = Codex()

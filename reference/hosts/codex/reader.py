@@ -7,12 +7,14 @@ Three steps, each small:
                      ->  the count, or E-UNMEASURABLE for a C0 rollout (CDX-8)
 
 Only top-level `compacted` records with an object payload count (CDX-3); companions are seen
-and tallied, never counted (CDX-4). Nothing of a record is kept but a few fields, so memory is
-the longest line, not the file.
+and tallied, never counted (CDX-4). Rollback and undo events remove nothing, so the compactions
+before them still count (CDX-6): the reader does not act on them. Nothing of a record is kept
+but a few fields, so memory is the longest line, not the file.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +31,26 @@ COMPANION_ITEMS = frozenset({"compaction", "compaction_summary"})
 COMPACTION_ITEM_KINDS = frozenset({"ContextCompaction", "context_compaction", "contextCompaction"})
 TURN_STARTS = frozenset({"task_started", "turn_started"})
 TURN_ENDS = frozenset({"task_complete", "turn_complete", "turn_aborted"})
+# CDX-8: the marks, record shapes that no CLI before the first one recording `compacted` wrote.
+LATER_TAGS = frozenset(
+    {
+        "turn_context",
+        "world_state",
+        "token_usage_record",
+        "inter_agent_communication",
+        "inter_agent_communication_metadata",
+        "security_risk_score",
+    }
+)
+LATER_ITEMS = frozenset({"ghost_snapshot"})
+LATER_EVENTS = frozenset({"context_compacted", "thread_rolled_back"})
+LATER_META = (
+    "forked_from_id",
+    "history_base",
+    "forked_from_ordinal_exclusive",
+    "subagent_history_start_ordinal",
+)
+PLAIN_RELEASE = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")  # CDX-8: `0.34.0` and nothing else
 
 
 @dataclass
@@ -61,6 +83,7 @@ class Rollout:
     turns_with_user: set[int] = field(default_factory=set)
     closed_turns: set[int] = field(default_factory=set)
     marks: set[str] = field(default_factory=set)  # era marks seen (CDX-2)
+    later: bool = False  # CDX-8: a mark of a CLI that records compactions was seen
 
     def add(self, line: int, value: Any) -> None:
         """Take one record (a JSON value of the file, starting on `line`)."""
@@ -78,6 +101,13 @@ class Rollout:
         stamp = value.get("timestamp")
         timestamp = stamp if isinstance(stamp, str) else None
         payload_type = _name(payload.get("type")) if isinstance(payload, dict) else None
+        if (
+            ordinal is not None
+            or kind in LATER_TAGS
+            or (kind == "response_item" and payload_type in LATER_ITEMS)
+            or (kind == "event_msg" and payload_type in LATER_EVENTS)
+        ):
+            self.later = True  # CDX-8
         if self.copy_start is not None and kind == "event_msg" and payload_type in TURN_STARTS:
             turn_id = payload.get("turn_id") if isinstance(payload, dict) else None
             self.turn_starts.append(
@@ -95,6 +125,8 @@ class Rollout:
     def _session_meta(self, index: int, payload: dict[str, Any], timestamp: str | None) -> None:
         if self.meta is None:
             self.meta = payload
+            if any(key in payload for key in LATER_META):
+                self.later = True  # CDX-8
             if "forked_from_id" in payload:
                 self.marks.add("C4")
             if _has_c5_base(payload):
@@ -147,7 +179,7 @@ def count_records(records: Iterable[tuple[int, Any]]) -> RecordCount:
     meta = rollout.meta or {}
     version = meta.get("cli_version")
     host_version = version if isinstance(version, str) else None
-    if not rollout.compactions and is_unmeasurable(rollout, host_version):  # CDX-8
+    if not rollout.compactions and is_unmeasurable(rollout):  # CDX-8
         raise Rejection(
             0,
             E_UNMEASURABLE,
@@ -234,18 +266,23 @@ def _instant(stamp: str | None) -> float | None:
 # CDX-8: C0 -----------------------------------------------------------------------------------
 
 
-def is_unmeasurable(rollout: Rollout, version: str | None) -> bool:
-    """CDX-8: a rollout without `compacted` written before Codex recorded compactions."""
+def is_unmeasurable(rollout: Rollout) -> bool:
+    """CDX-8: a rollout without `compacted` written before Codex recorded compactions.
+
+    The records decide: one mark of a later writer makes the file measurable. The version
+    string only seconds them, and only a plain release can: forks, checkouts and pre-releases
+    stamp what they like (issue #38: a December 2025 rollout stamped `0.2.0-alpha.2-...`).
+    """
     if rollout.legacy:
         return True
-    if rollout.meta is None:
+    meta = rollout.meta
+    if meta is None or rollout.later:
         return False
-    if version is None:
+    version = meta.get("cli_version")
+    if version is None:  # the envelope's first builds named none
         return True
-    key = version_key(version)
-    if not any(key):  # 0.0.0: a build from source says nothing about its era (CDX-8)
-        return False
-    return key < version_key(first_recording_version())
+    key = release_key(version)
+    return key is not None and key < (release_key(first_recording_version()) or ())
 
 
 def first_recording_version() -> str:
@@ -259,13 +296,14 @@ def first_recording_version() -> str:
         return str(tomllib.load(handle)["codex"]["first_recording_version"])
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    """`0.104.0-alpha.1` -> (0, 104, 0): the numeric release, pre-release tags ignored."""
-    parts: list[int] = []
-    for piece in version.split("-", 1)[0].split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit())
-        parts.append(int(digits) if digits else 0)
-    return tuple(parts)
+def release_key(version: Any) -> tuple[int, ...] | None:
+    """CDX-8: `0.34.0` -> (0, 34, 0); None for what says nothing about an era: anything but a
+    plain release (a `git describe`, a pre-release, a fork's numbering, not a string) and a
+    release of zeros (a build from source)."""
+    if not isinstance(version, str) or PLAIN_RELEASE.fullmatch(version) is None:
+        return None
+    key = tuple(int(part) for part in version.split("."))
+    return key if any(key) else None
 
 
 # helpers --------------------------------------------------------------------------------------

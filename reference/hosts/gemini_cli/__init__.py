@@ -8,6 +8,7 @@ host's entry in the registry and imports neither until asked.
 from __future__ import annotations
 
 from ...core.host import Host
+from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -44,14 +45,20 @@ class GeminiCli(Host):
 
         if path.endswith(".json") and is_chat_file(path):
             raise reject_document()  # GEM-7: the whole-file .json era
-        titles = (_first_message, None) if with_title else None
-        return count_file(path, count_records, readable=readable, titles=titles)
+        pickers = (titles.first_message, None) if with_title else None
+        return count_file(path, count_records, readable=readable, titles=pickers)
 
     def session_ids(self, path: str, name_id: str) -> tuple[str, ...]:
         """A chat's file name carries 8 hex digits of its id; the whole id is inside, in the
         metadata record (GEM-1), so a user's full id finds it too."""
-        full = _full_id(path)
+        full = titles.full_id(path)
         return (full, name_id) if full and full != name_id else (name_id,)
+
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
@@ -78,36 +85,6 @@ def is_chat_file(path: str) -> bool:
     except (ValueError, RecursionError):
         return False  # VS Code's rules reject it (LEG-1, ERR-3)
     return is_chat_document(value)
-
-
-def _full_id(path: str) -> str | None:
-    """The `sessionId` of the chat's first record (a small metadata record), or None."""
-    from ...core.files import open_log
-    from ...core.jsontext import BOM
-
-    try:
-        with open_log(path) as stream:
-            head = stream.read(1 << 16)
-    except Exception:
-        return None
-    body = head[len(BOM) :] if head.startswith(BOM) else head
-    try:
-        import orjson
-
-        value = orjson.loads(body.lstrip().split(b"\n", 1)[0])
-    except (orjson.JSONDecodeError, ValueError):
-        return None
-    ident = value.get("sessionId") if isinstance(value, dict) else None
-    return ident if isinstance(ident, str) and ident else None
-
-
-def _first_message(value: dict[str, Any]) -> str | None:
-    """The first user message (not a history snapshot, GEM-3)."""
-    from ...core.titles import text_of
-
-    if value.get("type") != "user":
-        return None
-    return text_of(value.get("content"))
 
 
 HOST = GeminiCli()

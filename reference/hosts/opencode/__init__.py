@@ -13,6 +13,8 @@ from ...core.host import Host
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
+    from typing import Any
+
     from ...core.answer import Answer
     from ...core.storetypes import Base, Store
 
@@ -32,10 +34,13 @@ class Opencode(Host):
     def is_store(self, path: str) -> bool:
         if os.path.isdir(path):
             return all(os.path.isdir(os.path.join(path, name)) for name in ("session", "message"))
-        try:
-            with open(path, "rb") as handle:
+        from ...core.errors import Rejection
+        from ...core.files import open_regular
+
+        try:  # a FIFO or a device is no store, and is never waited on or read (ERR-12)
+            with open_regular(path) as handle:
                 return handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
-        except OSError:
+        except (OSError, Rejection):
             return False
 
     def count(
@@ -70,6 +75,12 @@ class Opencode(Host):
         from .store import session_ids
 
         return [(ident, "") for ident in session_ids(path)]
+
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES

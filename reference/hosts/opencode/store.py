@@ -17,13 +17,14 @@ Only what the count needs is kept of each message: a few members, not its parts'
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 import tempfile
+from functools import partial
 
 import orjson
 
 from ...core.errors import E_HOST, E_LIMIT, E_READ, E_SESSION, Rejection
+from ...core.files import open_regular
 from ...core.plain import Plain
 
 TYPE_CHECKING = False
@@ -126,13 +127,17 @@ def session_ids(path: str) -> list[str]:
 
 
 def _with_copy(path: str, read: Callable[[sqlite3.Connection], T]) -> T:
-    """OPC-12: `read` a private copy of the database and its `-wal` (and `-journal`)."""
-    with tempfile.TemporaryDirectory(prefix="rebootspec-opencode-") as folder:
+    """OPC-12: `read` a private copy of the database and its `-wal` (and `-journal`); the copy
+    is removed however the run ends (core/endings.py: SIGTERM, SIGHUP and Ctrl-C unwind)."""
+    from ...core.endings import copy_prefix, remove_stale
+
+    remove_stale(tempfile.gettempdir())  # copies a killed run could not remove (OPC-12)
+    with tempfile.TemporaryDirectory(prefix=copy_prefix()) as folder:
         copy = os.path.join(folder, "opencode.db")
-        _copy(path, copy)
+        _copy(path, copy, SQLITE_MAGIC)
         for suffix in SIDE_FILES:
-            if os.path.isfile(path + suffix):
-                _copy(path + suffix, copy + suffix)
+            if os.path.lexists(path + suffix):  # a dangling link or a FIFO is refused, not missed
+                _copy(path + suffix, copy + suffix, b"")
         try:
             connection = sqlite3.connect(copy, isolation_level=None)
             connection.text_factory = _text  # bytes that are not UTF-8 become U+FFFD
@@ -150,11 +155,41 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
 
 
-def _copy(source: str, target: str) -> None:
+COPY_CHUNK = 1 << 20
+
+
+def _copy(source: str, target: str, header: bytes) -> None:
+    """OPC-12: copy a regular file that starts with `header`, at most the size `fstat` gave at
+    open. A device (a link to /dev/zero), a FIFO or a socket is never read (ERR-12), and a file
+    that grows while it is copied cannot fill the disk: the bytes past that size are a write
+    the copy does not see, as if it had come a moment later."""
+    name = os.path.basename(source)
     try:
-        shutil.copyfile(source, target)
+        stream = open_regular(source)
+    except Rejection as rejection:
+        raise Rejection(0, E_READ, f"{name}: {rejection.reason}") from None
     except OSError as error:
-        raise Rejection(0, E_READ, f"cannot read {source} ({error.strerror})") from None
+        raise Rejection(0, E_READ, f"cannot read {name} ({_reason(error)})") from None
+    with stream:
+        try:
+            left = os.fstat(stream.fileno()).st_size
+            if stream.read(len(header)) != header:
+                raise Rejection(0, E_READ, f"{name}: not a SQLite database (no SQLite header)")
+            stream.seek(0)
+            out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with open(out, "wb") as sink:
+                while left > 0:
+                    chunk = stream.read(min(COPY_CHUNK, left))
+                    if not chunk:
+                        break  # the file shrank since it was opened: the copy is what is there
+                    sink.write(chunk)
+                    left -= len(chunk)
+        except OSError as error:
+            raise Rejection(0, E_READ, f"cannot read {name} ({_reason(error)})") from None
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or type(error).__name__
 
 
 def _check_tables(connection: sqlite3.Connection) -> None:
@@ -199,16 +234,33 @@ def read_storage(path: str, session: str | None) -> Session:
         raise Rejection(0, E_READ, "not a regular file (a directory)")  # ERR-12
     infos = dict(_session_files(path))
     chosen = _choose(session, sorted(infos))
+    _plain(chosen, infos[chosen])  # a session file named `..json` names the folder `message/.`
     info = _object(_load(infos[chosen]))
     found = Session(chosen, _time(info), info.get("version"), database=False)
     for name, file in _files(os.path.join(path, "message", chosen)):
         data = _object(_load(file))
         message_id = data.get("id")
         message = Message(message_id if isinstance(message_id, str) else name, _time(data), data)
+        _plain(message.id, file)
         for _, part in _files(os.path.join(path, "part", message.id)):
             message.add_part(_load(part))
         found.messages.append(message)
     return found
+
+
+def _plain(ident: str, where: str) -> str:
+    """OPC-12: an id the storage folder names a folder by must be a plain name, so the reader
+    never opens a file outside the store: not empty, `.` or `..`, no separator (`/`, `\\`),
+    no NUL, no drive. An id read from a record's content is the store's data, not a path."""
+    if (
+        ident in ("", ".", "..")
+        or any(character in ident for character in "/\\\0")
+        or os.path.isabs(ident)
+        or os.path.splitdrive(ident)[0]
+    ):
+        place = f"{where}: " if where else ""
+        raise Rejection(0, E_READ, f"{place}the id {ident!r} is not a plain name")
+    return ident
 
 
 def _session_files(path: str) -> Iterator[tuple[str, str]]:
@@ -224,10 +276,22 @@ def _folders(path: str) -> Iterator[tuple[str, str]]:
 
 
 def _files(path: str) -> Iterator[tuple[str, str]]:
-    """The `.json` files of a folder, by name (opencode lists them sorted); none if absent."""
+    """The `.json` files of a folder, by name (opencode lists them sorted); none if absent.
+
+    Every entry so named that is not a folder is yielded, whatever it is: a FIFO, a device or
+    a symbolic link loop under a record's name is a record that cannot be read (OPC-12, E-READ
+    when it is loaded), never one silently left out of the count.
+    """
     for entry in _entries(path):
-        if entry.name.endswith(".json") and entry.is_file():
+        if entry.name.endswith(".json") and not _is_folder(entry):
             yield entry.name[: -len(".json")], entry.path
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _entries(path: str) -> list[os.DirEntry[str]]:
@@ -241,11 +305,14 @@ def _entries(path: str) -> list[os.DirEntry[str]]:
 
 
 def _load(file: str) -> Any:
+    """One record file: a regular file (ERR-12), never a FIFO or a device behind its name."""
     try:
-        with open(file, "rb") as stream:
+        with open_regular(file) as stream:
             data = stream.read()
+    except Rejection as rejection:
+        raise Rejection(0, E_READ, f"{file}: {rejection.reason}") from None
     except OSError as error:
-        raise Rejection(0, E_READ, f"cannot read {file} ({error.strerror})") from None
+        raise Rejection(0, E_READ, f"cannot read {file} ({_reason(error)})") from None
     return _json(data, file)
 
 
@@ -322,7 +389,7 @@ def read_all(path: str) -> list[tuple[str, str, Session | Rejection]]:
         found: list[tuple[str, str, Session | Rejection]] = []
         for ident, file in sorted(dict(_session_files(path)).items()):
             title = _title(_safe_load(file))
-            found.append((ident, title, _attempt(lambda i=ident: read_storage(path, i))))
+            found.append((ident, title, _attempt(partial(read_storage, path, ident))))
         return found
 
     def every(connection: sqlite3.Connection) -> list[tuple[str, str, Session | Rejection]]:
@@ -334,7 +401,7 @@ def read_all(path: str) -> list[tuple[str, str, Session | Rejection]]:
         rows = sorted((str(ident), title) for ident, title in connection.execute(query))
         return [
             (ident, title if isinstance(title, str) else "",
-             _attempt(lambda i=ident: _read_tables(connection, i)))
+             _attempt(partial(_read_tables, connection, ident)))
             for ident, title in rows
         ]  # fmt: skip
 

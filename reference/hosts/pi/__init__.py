@@ -7,6 +7,7 @@ The reader is `reader.py` (the definition), its fast path `fast.py`, its store r
 from __future__ import annotations
 
 from ...core.host import Host
+from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -41,32 +42,19 @@ class Pi(Host):
 
             return count_stream
 
-        titles = (_first_message, _given_name) if with_title else None
-        return count_file(path, count_records, fast=fast, readable=readable, titles=titles)
+        pickers = (titles.first_message, titles.given_name) if with_title else None
+        return count_file(path, count_records, fast=fast, readable=readable, titles=pickers)
+
+    def anonymize_policy(self) -> Any:
+        """What of its input is structure and what is a person's text (anonymize.py)."""
+        from .anonymize import POLICY
+
+        return POLICY
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 
         return BASES, STORES
-
-
-def _given_name(value: dict[str, Any]) -> str | None:
-    """A name the user gave the session (`session_info`); the last one is the one shown."""
-    name = value.get("name")
-    if value.get("type") == "session_info" and isinstance(name, str) and name.strip():
-        return name
-    return None
-
-
-def _first_message(value: dict[str, Any]) -> str | None:
-    from ...core.titles import text_of
-
-    message = value.get("message")
-    if value.get("type") != "message" or not isinstance(message, dict):
-        return None
-    if message.get("role") != "user":
-        return None
-    return text_of(message.get("content"))
 
 
 HOST = Pi()

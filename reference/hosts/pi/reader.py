@@ -6,6 +6,9 @@
                        PIA-6); the ones on the current path beside it (informative)
 
 Entries of other types are looked at only to count companions (PIA-4) and to walk the tree.
+The era is the header's format (PIA-2); two entries glued on one line are each an entry, as
+`core/jsonvalues.py` reads them by value (PIA-7); a migrated file is read as the format it now
+has (PIA-8).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ the store table. This module is the host's entry in the registry and imports non
 from __future__ import annotations
 
 from ...core.host import Host
+from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -58,26 +59,19 @@ class VsCode(Host):
         count = count_state(replay.state)
         count.notices[:0] = replay.notices
         if with_title:
-            count.title = title_of(replay.state)
+            count.title = titles.title_of(replay.state)
         return count
+
+    def anonymize_policy(self) -> Any:
+        """VS Code's log is rewritten by the generators' own VS Code rewriter, whose vocabulary
+        is the era table (spec/eras.toml) and the session schema it keeps
+        (generators/anonymize/policy.py, CONTRIBUTING.md)."""
+        return {"format": "vscode"}
 
     def stores(self) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
         from .stores import BASES, STORES
 
         return BASES, STORES
-
-
-def title_of(state: dict[str, Any]) -> str:
-    """The title VS Code shows (`customTitle`), else the first request's message."""
-    title = state.get("customTitle")
-    if isinstance(title, str) and title.strip():
-        return title
-    requests = state.get("requests")
-    if isinstance(requests, list) and requests and isinstance(requests[0], dict):
-        message = requests[0].get("message")
-        if isinstance(message, dict) and isinstance(message.get("text"), str):
-            return str(message["text"])
-    return ""
 
 
 HOST = VsCode()

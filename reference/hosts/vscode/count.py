@@ -8,7 +8,14 @@ the count. Three small steps, each a pure function of the state:
         -> each one's compaction events (SUM-1, SUM-6, SUM-7, SUM-2, SUM-8)
         -> reboots (CNT-2, CNT-3)
 
-and, beside them, each request's markers (MRK-*) for phantoms and their reasons (SUM-4, OUT-3).
+and, beside them, each request's markers (MRK-*) for phantoms and their reasons (SUM-4, OUT-3);
+markers never change the count (MRK-5).
+
+What a file cannot show is not guessed (the informative UNC rules): an empty "no response" result
+is a phantom of reason `unknown` (UNC-2); a failed summarisation looks like a lost one (UNC-3); a
+background pass's text on its anchor round counts although it may never have been applied
+(UNC-5); a removal flag counts only once the log holds it (UNC-6); a fork's copied requests count
+in the fork (UNC-7); summaries that never reached disk are not counted (UNC-9).
 """
 
 from __future__ import annotations

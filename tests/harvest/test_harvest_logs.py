@@ -1,0 +1,180 @@
+"""Each harvested case's expectation, re-derived from its run's own record (default `pytest`).
+
+A harvested case expects what the scripted model caused, not what anyone read in the file. This
+file reads that record again, on its own, and checks every harvested case's case.toml against
+it (the manifest's `expected` is a transcription of the same record, checked too):
+
+- the server log (`server-log.jsonl`, one line per request the host sent the scripted model,
+  `generators/harvest/server.py`): a compaction is a `summary` request (a failed one is
+  `summary-failed`, it compacted nothing). Codex sends one summary request per compaction; pi
+  and Gemini CLI may send two back to back for one (pi's split turn, Gemini's verification
+  pass), so there a run of consecutive summary requests is one compaction.
+  A thread's own compactions are the summaries logged under its id when the host names its
+  thread in every summary request (Codex up to 0.111); otherwise a run that drives several
+  threads (a fork, a subagent, a revert's second file) gives the total only, and the threads'
+  counts must add up to it (copies are never counted, so each compaction is one thread's).
+- the stub log of basic-agent-chat-loop (`stub-log.jsonl`, `chat_loop_stub.py`): a `restore`
+  request names the session it restores (`parent`); the session it starts is named by the
+  second it started (`<agent>_<YYYYmmdd_HHMMSS>`, UTC in the sandbox), so the restorations are
+  links child -> parent, and a file's count is the restorations along its chain (BCL-4); a link
+  to itself (a file overwritten within its second) cannot be walked (E-CHAIN, BCL-6).
+
+A run without a log says why in its entry (`no_log`); nothing else is let through.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rebootspec.generators.harvest import corpus
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+RUNS_OF_SUMMARIES = {"pi", "gemini-cli"}  # one compaction may send two summary requests
+STUB_AGENT = "harvest"  # chat_loop_stub.py's agent name: session ids are harvest_<time>
+
+pytestmark = pytest.mark.skipif(not corpus.available(), reason="no harvested/ (not a checkout)")
+
+
+def _entries() -> list[dict[str, Any]]:
+    return corpus.entries() if corpus.available() else []
+
+
+def _run(entry: dict[str, Any]) -> Path:
+    """The run's folder in harvested/: the first part of the entry's `file`."""
+    return corpus.HARVESTED / Path(str(entry["file"])).parts[0]
+
+
+def _expectation(entry: dict[str, Any]) -> dict[str, Any]:
+    """What the corpus case says (its case.toml), never the manifest's number."""
+    with (FIXTURES / str(entry["case"]) / "case.toml").open("rb") as handle:
+        expect: dict[str, Any] = tomllib.load(handle)["expect"]
+    return expect
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+def compactions(log: list[dict[str, Any]], runs: bool) -> int:
+    """Compactions in a stretch of a server log: summary requests, or runs of them."""
+    count, previous = 0, ""
+    for entry in log:
+        kind = entry["classification"]
+        if kind == "summary" and not (runs and previous == "summary"):
+            count += 1
+        previous = kind
+    return count
+
+
+def chain_count(stub_log: list[dict[str, Any]], session: str) -> int | str:
+    """The restorations along `session`'s chain, per the stub log alone; E-CHAIN on a loop."""
+    parent_of = {}
+    for call in stub_log:
+        if call["kind"] == "restore":
+            started = time.strftime("%Y%m%d_%H%M%S", time.gmtime(int(call["time"])))
+            parent_of[f"{STUB_AGENT}_{started}"] = str(call["parent"])
+    seen: set[str] = set()
+    hops = 0
+    while session in parent_of:
+        if session in seen or parent_of[session] == session:
+            return "E-CHAIN"
+        seen.add(session)
+        session = parent_of[session]
+        hops += 1
+    return hops
+
+
+def _by_run(host_filter: set[str]) -> dict[Path, list[dict[str, Any]]]:
+    runs: dict[Path, list[dict[str, Any]]] = defaultdict(list)
+    for entry in _entries():
+        if entry["host"] in host_filter and "no_log" not in entry:
+            runs[_run(entry)].append(entry)
+    return dict(runs)
+
+
+SERVER_RUNS = _by_run({"codex", "pi", "gemini-cli"})
+CHAT_LOOP = [e for e in _entries() if e["host"] == "basic-agent-chat-loop" and "no_log" not in e]
+
+
+def test_every_entry_has_its_runs_log_or_says_why_not() -> None:
+    for entry in _entries():
+        name = "stub-log.jsonl" if entry["host"] == "basic-agent-chat-loop" else "server-log.jsonl"
+        has_log = (_run(entry) / name).is_file()
+        assert has_log != ("no_log" in entry), entry["file"]
+        assert "case" in entry, entry["file"]  # every harvested file is a corpus case
+
+
+@pytest.mark.parametrize("run", sorted(SERVER_RUNS), ids=lambda p: p.name)
+def test_a_server_logs_compactions_are_its_cases_counts(run: Path) -> None:
+    entries = SERVER_RUNS[run]
+    log = _lines(run / "server-log.jsonl")
+    runs = entries[0]["host"] in RUNS_OF_SUMMARIES
+    summaries = [e for e in log if e["classification"].startswith("summary")]
+    named = all(e.get("thread") for e in summaries)
+    derived = {}
+    for entry in entries:
+        own = [e for e in log if e.get("thread") == entry.get("thread")] if named else log
+        derived[entry["case"]] = compactions(own, runs)
+    if not named:  # one total for the run: each compaction is one thread's
+        total = compactions(log, runs)
+        assert sum(int(e["expected"]) for e in entries) == total, run.name
+        if len(entries) == 1:
+            assert entries[0]["expected"] == total
+    for entry in entries:
+        caused = int(entry["expected"])
+        expect = _expectation(entry)
+        if expect["outcome"] == "count":
+            assert expect["reboots"] == caused, entry["case"]
+        else:  # RBT-5: the host compacted and its era recorded none
+            assert expect["error"] == "E-UNMEASURABLE" and caused > 0, entry["case"]
+    if named:
+        assert {e["case"]: int(e["expected"]) for e in entries} == derived
+
+
+@pytest.mark.parametrize("entry", CHAT_LOOP, ids=lambda e: str(e["file"]))
+def test_a_stub_logs_restorations_are_the_chat_loop_cases_counts(entry: dict[str, Any]) -> None:
+    derived = chain_count(_lines(_run(entry) / "stub-log.jsonl"), Path(str(entry["file"])).stem)
+    expect = _expectation(entry)
+    if expect["outcome"] == "count":
+        assert expect["reboots"] == derived == entry["expected"]
+    else:
+        assert expect["error"] == derived == entry["reject"]
+
+
+def test_every_run_with_a_log_was_checked() -> None:
+    checked = {e["case"] for entries in SERVER_RUNS.values() for e in entries}
+    checked |= {e["case"] for e in CHAT_LOOP}
+    assert checked == {e["case"] for e in _entries() if "no_log" not in e}
+    assert len(checked) >= 50
+
+
+def test_the_chain_reading_walks_links_and_stops_at_a_loop() -> None:
+    """The stub-log reading on its own: a -> b -> c, and a file overwritten within its second."""
+
+    def restore(second: int, parent: str) -> dict[str, Any]:
+        start = 1795564800  # 2026-11-25T00:00:00Z
+        return {"kind": "restore", "time": start + second + 0.4, "parent": parent}
+
+    log = [restore(2, "harvest_20261125_000001"), restore(4, "harvest_20261125_000002")]
+    assert chain_count(log, "harvest_20261125_000004") == 2
+    assert chain_count(log, "harvest_20261125_000002") == 1
+    assert chain_count(log, "harvest_20261125_000001") == 0
+    assert chain_count([restore(9, "harvest_20261125_000009")], "harvest_20261125_000009") == (
+        "E-CHAIN"
+    )
+
+
+def test_runs_of_summary_requests_are_one_compaction_where_the_host_asks_twice() -> None:
+    log = [{"classification": c} for c in ("turn", "summary", "summary", "turn", "summary")]
+    assert compactions(log, runs=True) == 2
+    assert compactions(log, runs=False) == 3
+    failed = [{"classification": c} for c in ("turn", "summary-failed", "turn")]
+    assert compactions(failed, runs=False) == 0
