@@ -294,7 +294,7 @@ def main(
     if args.path is not None and in_store is not None:  # a prefix in a store; never ignored
         from .sessions.lookup import within
 
-        code, in_store = within(path, in_store, err)
+        code, in_store = within(path, in_store, err, args.host)
         if code != EXIT_ANSWER:
             return code
     try:

@@ -60,24 +60,31 @@ def _row(item: Found) -> str:
     return f"  {item.host:<6}  {printable(item.id)}  {printable(item.path)}\n"
 
 
-def within(path: str, wanted: str, err: TextIO) -> tuple[int, str | None]:
+def within(
+    path: str, wanted: str, err: TextIO, forced: str | None = None
+) -> tuple[int, str | None]:
     """`count PATH --session ID` (or `count PATH SESSION`): (exit code, the session to count).
 
     In a store of many sessions (an opencode database or storage folder) the id may be a
     prefix, as without a path: one match is that session; several are a usage error listing
     them; none is left to the store's reader, which rejects it (E-SESSION, exit 1). A file of
     one session has nothing to choose: an id is accepted only when it is (a prefix of) that
-    file's own id, and anything else is a usage error (exit 2), never silently ignored.
+    file's own id, and anything else is a usage error (exit 2), never silently ignored. With
+    `--host` (`forced`, HST-3) a path its host does not take as a store is the reader's to judge.
     """
     import os
 
     from ..core.errors import Rejection
-    from ..core.registry import detect
+    from ..core.host import Host
+    from ..core.registry import detect, get
     from .stores import session_id
 
     key = wanted.strip().lower()
     try:
-        host = detect(path)
+        host = get(forced) if forced is not None else detect(path)
+        keeps_stores = type(host).is_store is not Host.is_store  # it overrides "no"
+        if forced is not None and keeps_stores and not host.is_store(path):
+            return EXIT_FOUND, wanted  # not a store of the host it must be: the reader says why
         if host.is_store(path):
             ids = [ident for ident, _ in host.sessions_in(path)]
             own: tuple[str, ...] = ()
