@@ -31,27 +31,11 @@ SHAPES = ("rewritten", "appended")
 NEVER = 10**12  # a rewrite threshold no log reaches
 
 
-class _Bulky(BulkySession):
-    """generators.big's session (tool outputs stored twice), also for results that carry no
-    tool results (the error results of the 2.0 plans)."""
-
-    def finish(self, *args: Any, **kwargs: Any) -> None:
-        super(BulkySession, self).finish(*args, **kwargs)
-        metadata = self.current["result"].get("metadata") or {}
-        results = metadata.get("toolCallResults")
-        if results is None:
-            return
-        for round_ in metadata.get("toolCallRounds") or []:
-            for call in round_.get("toolCalls", []):
-                content = [{"$mid": 21, "value": self._output()}]
-                results[call["id"]] = {"$mid": 20, "content": content}
-
-
 @dataclass
 class _BulkyPlayer(Player):
     def __post_init__(self) -> None:
         super().__post_init__()
-        self.session = _Bulky(
+        self.session = BulkySession(
             self.era, era_table.manual(), self.rng, self.marker_kind or self.era.marker_kind
         )
 

@@ -14,8 +14,7 @@ a subprocess candidate) needs none of them, nor pathlib and importlib.util to fi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # typing's own flag costs its import, on the path of every count
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path

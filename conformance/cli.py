@@ -12,20 +12,23 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import NamedTuple
 
 
-class Command(NamedTuple):
+class Command:
     """A subcommand: what it does, an example, and the `module:function` that runs it.
 
     The function takes the arguments after the subcommand and returns the exit code; it is
-    imported only when its subcommand runs, so `rebootspec count` never loads pytest. (A
-    NamedTuple, not a dataclass: this module is on the path of every `rebootspec count`.)
+    imported only when its subcommand runs, so `rebootspec count` never loads pytest. (A plain
+    class, not a NamedTuple or a dataclass: this module is on the path of every `rebootspec
+    count` and `whoami`, and `typing` alone costs milliseconds.)
     """
 
-    summary: str
-    example: str
-    target: str
+    __slots__ = ("example", "summary", "target")
+
+    def __init__(self, summary: str, example: str, target: str) -> None:
+        self.summary = summary
+        self.example = example
+        self.target = target
 
     def handler(self, argv: list[str]) -> int:
         module, _, function = self.target.partition(":")
@@ -43,6 +46,16 @@ COMMANDS: dict[str, Command] = {
         "a timeline of one log: every event, phantom and warning (the reference)",
         "rebootspec explain --session 634638ae",
         ".commands.reference:explain",
+    ),
+    "whoami": Command(
+        "the reboot count of the session running this command (from its host's environment)",
+        "rebootspec whoami --field reboots",
+        ".commands.whoami:whoami",
+    ),
+    "hook": Command(
+        "the count of a host hook's session (its JSON on stdin), to stdout or --out FILE",
+        "rebootspec hook --out ~/.patch --field reboots",
+        ".commands.whoami:hook",
     ),
     "sessions": Command(
         "every session of every host on this machine with its count, newest first",
@@ -94,6 +107,11 @@ COMMANDS: dict[str, Command] = {
         "rebootspec add-fixture /tmp/new-era.jsonl --reboots 2 --era none --rules CNT-2 "
         '--tags push --title "..."',
         ".commands.contribute:add_fixture",
+    ),
+    "peers": Command(
+        "the counters people use (codeburn, agentsview, ...) over the corpus: the scoreboard",
+        "rebootspec peers --out reports/peers --readme README.md",
+        ".commands.peers:cli",
     ),
     "version": Command(
         "the versions of rebootspec, its spec and its corpus",

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import sanitize, sweep
 from .hosts import chat_loop
-from .hosts.common import HarvestError, latest
+from .hosts.common import HarvestError, NotRunnable, latest
 from .run import HOSTS, RunResult, harvest_one
 
 ReferenceCount = Callable[..., str]  # (path) or (path, session) -> "N" | "reject:<code>"
@@ -217,6 +217,8 @@ def _table(rows: list[Row]) -> str:
 def _one(host: str, version: str, scenario: str, out: Path, reference: ReferenceCount) -> list[Row]:
     try:
         result = harvest_one(host, version, scenario, out / f"{host}-{version}-{scenario}")
+    except NotRunnable as error:  # a published version npm cannot install: said, not failed
+        return [Row(host, version, scenario, "-", "-", "-", "-", "-", "-", str(error))]
     except HarvestError as error:
         return [Row(host, version, scenario, "-", "-", "-", "-", "-", "-", f"error: {error}")]
     return _rows(result, reference)
@@ -278,6 +280,6 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
     print(table)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "harvest-table.md").write_text(table + "\n", encoding="utf-8")
-    failed = any(r.note.startswith(("error", "LEAK")) for r in rows)
+    failed = any(r.note.startswith(("error", "LEAK")) or "WRONG" in r.note for r in rows)
     disagree = any(r.agree == "no" for r in rows)
     return 1 if failed or (args.strict and disagree) else 0

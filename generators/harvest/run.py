@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .hosts import chat_loop, codex, gemini, opencode, pi
-from .hosts.common import HarvestError, Install, install
+from .hosts.common import HarvestError, Install, NotRunnable, install
 
 HOSTS = {"codex": codex, "pi": pi, "gemini": gemini, "opencode": opencode, "chat-loop": chat_loop}
 
@@ -20,7 +20,13 @@ def install_host(host: str, version: str) -> Install:
     """The pinned install: a venv from PyPI for the chat loop, else an npm prefix."""
     if host == "chat-loop":
         return chat_loop.install_pinned(version)
-    return install(HOSTS[host].PACKAGE, version)
+    module = HOSTS[host]
+    why = module.installable(version) if hasattr(module, "installable") else None
+    if why is not None:
+        raise NotRunnable(f"{host} {version} not run: {why}")
+    # A host whose package moved names the package of each version (pi).
+    package = module.package(version) if hasattr(module, "package") else module.PACKAGE
+    return install(package, version)
 
 
 @dataclass

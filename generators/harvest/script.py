@@ -52,7 +52,11 @@ SMALL_USAGE = 1000
 SUMMARY_PREFIX = "HARVEST-SUMMARY"
 
 _USAGE = re.compile(r"report (\d+) input tokens")
-_CALLS = re.compile(r"answer with (\d+) (long )?shell tool calls?")
+_CALLS = re.compile(r"answer with (\d+) (long |whoami )?shell tool calls?")
+# `answer with K whoami shell tool calls`: each call runs WHOAMI (issue #34: the host's shell
+# names its session to `rebootspec whoami`); the server logs the output the host sends back.
+# By the path the harvest exports (a login shell, as Codex's, sets PATH again).
+WHOAMI = '"${REBOOTSPEC_BIN:-rebootspec}" whoami --json'
 LONG_OUTPUT = 30000  # characters a long call prints: opencode's bash tool keeps up to 30,000
 _PROGRESS = re.compile(SUMMARY_PREFIX + r" [0-9a-f]{12} calls=(\d+)")
 _SPAWN = "spawn a forked subagent"
@@ -176,7 +180,7 @@ def _gemini_messages(body: dict[str, Any]) -> list[Message]:
         if user:
             for part in parts:
                 if "functionResponse" in part:
-                    out.append(Message("tool", json.dumps(part["functionResponse"])[:200]))
+                    out.append(Message("tool", json.dumps(part["functionResponse"])[:4000]))
             if text or not any("functionResponse" in part for part in parts):
                 out.append(Message("user", text))
             continue
@@ -320,14 +324,20 @@ def wants_cut(request: Request) -> bool:
     return any(m.role == "user" and _CUT in m.text for m in request.messages)
 
 
-def _shell_call(request: Request, step: int, long: bool = False) -> tuple[str, dict[str, Any]]:
+def _shell_call(
+    request: Request, step: int, long: bool = False, whoami: bool = False
+) -> tuple[str, dict[str, Any]]:
     """A harmless shell call in the shape of whichever shell tool the host offers; a long one
-    prints ``LONG_OUTPUT`` characters after its step (old outputs a host may prune)."""
+    prints ``LONG_OUTPUT`` characters after its step (old outputs a host may prune); a whoami
+    one runs ``WHOAMI``."""
     text = f"echo harvest-step-{step}"
+    argv = ["echo", f"harvest-step-{step}"]
     if long:
         text += f"; head -c {LONG_OUTPUT} /dev/zero | tr '\\0' x"
+    if whoami:
+        text, argv = f"{WHOAMI} 2>&1", ["sh", "-c", f"{WHOAMI} 2>&1"]
     shapes: tuple[tuple[str, dict[str, Any]], ...] = (
-        ("shell", {"command": ["echo", f"harvest-step-{step}"]}),
+        ("shell", {"command": argv}),
         ("shell_command", {"command": text}),
         ("exec_command", {"cmd": text}),
         ("bash", {"command": text}),
@@ -340,6 +350,25 @@ def _shell_call(request: Request, step: int, long: bool = False) -> tuple[str, d
                 arguments = {**arguments, "description": f"harvest step {step}"}
             return found, arguments
     return "shell", {"command": ["echo", f"harvest-step-{step}"]}
+
+
+def whoami_output(request: Request) -> str:
+    """The output of a ``WHOAMI`` call when it is what this request answers (its last item is
+    a tool result that reads as whoami's JSON or refusal), else ""."""
+    if not request.messages or request.messages[-1].role != "tool":
+        return ""
+    text = request.messages[-1].text.strip()
+    try:  # Codex 0.95 wraps a tool's output: {"output": "...", "metadata": {...}}
+        wrapped = json.loads(text)
+    except ValueError:
+        wrapped = None
+    if isinstance(wrapped, dict) and isinstance(wrapped.get("response"), dict):
+        wrapped = wrapped["response"]  # Gemini's functionResponse: {"response": {"output"}}
+    if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
+        text = wrapped["output"].strip()
+    if '"source"' in text or "error: whoami" in text or "rebootspec" in text:
+        return text[:2000]
+    return ""
 
 
 def summary_text(request: Request) -> str:
@@ -379,8 +408,8 @@ def decide(request: Request) -> Reply:
     calls_match = _CALLS.search(directive)
     wanted = int(calls_match.group(1)) if calls_match else 0
     if done < wanted:
-        long = calls_match is not None and calls_match.group(2) is not None
-        name, arguments = _shell_call(request, done + 1, long)
+        kind = calls_match.group(2) if calls_match is not None else None
+        name, arguments = _shell_call(request, done + 1, kind == "long ", kind == "whoami ")
         return Reply(kind="tool", tool=name, arguments=arguments, input_tokens=tokens)
     if wanted:  # the usage pushed each tool call over; the turn's answer reports little
         tokens = SMALL_USAGE

@@ -42,6 +42,7 @@ class LogEntry:
     digest: str
     thread: str = ""  # the host's session/thread id header, when it sends one
     seconds: float = 0.0  # since the server started: the order of steps and requests
+    whoami: str = ""  # the output of a `rebootspec whoami` tool call this request answers
 
 
 class _Server(ThreadingHTTPServer):
@@ -133,6 +134,7 @@ class _Handler(BaseHTTPRequestHandler):
             reply.status,
             digest,
             self.headers.get("session_id") or self.headers.get("conversation_id") or "",
+            script.whoami_output(request),
         )
         if reply.kind == "error":
             kind = "server_error" if reply.status >= 500 else "invalid_request_error"
@@ -235,6 +237,7 @@ class ScriptedServer:
         status: int,
         digest: str,
         thread: str = "",
+        whoami: str = "",
     ) -> None:
         """Append one log entry (and one JSON line to the log file, if any)."""
         with self._lock:
@@ -249,11 +252,15 @@ class ScriptedServer:
                 digest,
                 thread,
                 round(time.monotonic() - self.started, 3),
+                whoami,
             )
             self.entries.append(entry)
             if self.log_path is not None:
                 with self.log_path.open("a", encoding="utf-8") as log:
-                    log.write(json.dumps(asdict(entry)) + "\n")
+                    row = asdict(entry)
+                    if not row["whoami"]:  # the log of a run without whoami keeps its shape
+                        del row["whoami"]
+                    log.write(json.dumps(row) + "\n")
 
     def dump(self, path: str, headers: dict[str, str], body: Any) -> None:
         """Keep a request whole (debugging a new host version); only when a dump folder is set."""

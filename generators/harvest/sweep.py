@@ -4,7 +4,12 @@ Codex: 0.40.0 (first `compacted` lines, message only), 0.80.0 (summary prefix,
 ``context_compacted``), 0.111.0 (fork and rollback copy the parent; ``thread/*`` methods), 0.130.0
 (``replacement_history``; manual ``thread/compact/start``), 0.150.1 (subagents marked
 ``thread_source``), 0.166.0 (``history_base``, ordinals), 0.169.0 (window ids, usage fields).
-pi: 0.30.2 (session format v1), 0.50.7 (v3), 0.73.1 (v3, RPC fork).
+pi: 0.30.2 (session format v1), 0.50.7 (v3), 0.73.1 (v3, RPC fork; the last of
+``@mariozechner/pi-coding-agent``), then ``@earendil-works/pi-coding-agent``: 0.82.0 (the first to
+set ``PI_SESSION_FILE`` for its bash tool; like every later one it needs Node 22.19, taken
+from npm when the system's is older), 0.87.1,
+1.0.3 and 1.6.0 (not run: npm cannot install them, pinned libraries are missing), 1.5.2 (a
+``system`` message entry, ``usage`` in compactions).
 opencode: 1.0.0 (JSON storage; the summary is a ``summary: true`` assistant message, no
 compaction part), 1.0.98 (the compaction pair, no ``auto``), 1.1.65 (the last JSON-storage
 release on the registry), 1.2.1 (the first SQLite ``opencode.db`` on the registry), 1.14.41
@@ -23,7 +28,7 @@ from .hosts import chat_loop, codex, gemini, opencode, pi
 
 VERSIONS: dict[str, tuple[str, ...]] = {
     "codex": ("0.40.0", "0.80.0", "0.111.0", "0.130.0", "0.150.1", "0.166.0", "0.169.0"),
-    "pi": ("0.30.2", "0.50.7", "0.73.1"),
+    "pi": ("0.30.2", "0.50.7", "0.73.1", "0.82.0", "0.87.1", "1.0.3", "1.5.2", "1.6.0"),
     "gemini": ("0.38.2", "0.39.1", "0.44.0", "0.61.0"),
     "opencode": ("1.0.0", "1.0.98", "1.1.65", "1.2.1", "1.14.41", "1.18.33"),
     "chat-loop": ("1.5.1", "1.6.0", "1.7.0", "1.9.0", "1.10.0"),

@@ -84,6 +84,7 @@ W_PROVIDER_COMPACTION = "W-PROVIDER-COMPACTION"  # SUM-7
 W_REMOVED = "W-REMOVED"  # CNT-5
 W_TRUNCATED = "W-TRUNCATED"  # UNC-8
 W_RETRIED = "W-RETRIED"  # ERR-11: a transient rejection went away on a re-read
+W_GUESSED = "W-GUESSED"  # WHO-5: `whoami --guess` took the newest session; no host named it
 
 # OUT-3: one warning code per phantom reason (SUM-4).
 PHANTOM_WARNINGS = {

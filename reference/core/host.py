@@ -13,6 +13,8 @@ reader, fast path and store code are imported inside the methods that need them.
 
 from __future__ import annotations
 
+from .identity import Identity
+
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
     from typing import Any
@@ -35,6 +37,8 @@ class Host:
     store_variables: tuple[str, ...] = ()
     # Its kind of input, for people (`smoke`'s row for the host).
     input_label: str = "session"
+    # WHO-1: how a process this host starts learns its own session (`whoami`, `hook`).
+    identity: Identity = Identity(how="no known way for this host")
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
         """HST-2's rows decided before any JSON value: a folder, a suffix, a magic number.

@@ -34,11 +34,21 @@ def size_of(path: str | os.PathLike[str]) -> int:
         return 0
 
 
-def wants_fast(path: str | os.PathLike[str], readable: bool) -> bool:
-    """Whether a fast path should answer first: a big plain file, and not `--readable`."""
-    return (
-        not readable and not os.fspath(path).endswith(".zst") and size_of(path) >= FAST_FROM_BYTES
-    )
+# A `.jsonl.zst` (CDX-7) is weighed by its compressed size: logs compress about this many times.
+COMPRESSION = 8
+
+
+def wants_fast(
+    path: str | os.PathLike[str], readable: bool, compressed: bool = False, scale: int = 1
+) -> bool:
+    """Whether a fast path should answer first: a file of `scale` times FAST_FROM_BYTES or more,
+    and not `--readable`. A compressed one only for a fast path that reads through `open_log`
+    (`compressed`: the record hosts')."""
+    if readable:
+        return False
+    if os.fspath(path).endswith(".zst"):
+        return compressed and size_of(path) * COMPRESSION >= FAST_FROM_BYTES * scale
+    return size_of(path) >= FAST_FROM_BYTES * scale
 
 
 def count_file(
@@ -48,6 +58,7 @@ def count_file(
     fast: Callable[[], FastStream] | None = None,
     readable: bool = False,
     titles: tuple[Callable[[dict[str, Any]], str | None], Any] | None = None,
+    fast_scale: int = 1,
 ) -> RecordCount:
     """The answer of one record log: `fast` (a loader of the host's fast stream counter) answers
     first for a big file; whenever it has any doubt, `reader` (the definition) reads the file
@@ -55,8 +66,10 @@ def count_file(
 
     `titles` (first user message, given name: core/titles.py) asks for the session's title on
     the same pass; the readable path then reads the file, since the fast path skips messages.
+    `fast_scale`: the host's fast path pays for its import (msgspec, about 20 ms) only from
+    this many times FAST_FROM_BYTES (measured per host: benchmarks/README.md, issue 37).
     """
-    if fast is not None and titles is None and wants_fast(path, readable):
+    if fast is not None and titles is None and wants_fast(path, readable, True, fast_scale):
         from .fast import count_records_fast
 
         result = count_records_fast(path, fast())

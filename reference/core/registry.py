@@ -54,12 +54,42 @@ def get(key: str) -> Host:
     raise Rejection(0, E_HOST, f"unknown host {key!r} (known: {', '.join(host_keys())})")
 
 
-def _load() -> tuple[Host, ...]:
-    import importlib
+def _table() -> dict[str, Any]:
+    """spec/hosts.toml, from its literal `hosts_table.py` while the file has the bytes the
+    literal was written from (no TOML parsing on a count or a whoami), else parsed."""
+    with open(HOSTS_FILE, "rb") as handle:
+        data = handle.read()
+    from . import hosts_table
+
+    if data == hosts_table.SOURCE:
+        return hosts_table.TABLE
+    import tomllib
+
+    return tomllib.loads(data.decode())  # what tomllib.load does with the bytes
+
+
+def table_module() -> str:
+    """The text of `hosts_table.py` for spec/hosts.toml as it is now."""
+    import pprint
     import tomllib
 
     with open(HOSTS_FILE, "rb") as handle:
-        table = tomllib.load(handle)
+        data = handle.read()
+    table = tomllib.loads(data.decode())
+    return (
+        '"""spec/hosts.toml as a Python literal (start-up: no TOML parsing on a count).\n\n'
+        "Written by `python -m rebootspec.reference.core.registry`; used only while\n"
+        'spec/hosts.toml has exactly the bytes of SOURCE (registry.py). Do not edit."""\n\n'
+        "# fmt: off\n"
+        f"SOURCE = {pprint.pformat(data, width=88)}\n\n"
+        f"TABLE = {pprint.pformat(table, width=88, sort_dicts=False)}\n"
+    )
+
+
+def _load() -> tuple[Host, ...]:
+    import importlib
+
+    table = _table()
     found = []
     for key, row in table.items():
         if not isinstance(row, dict):
@@ -152,3 +182,8 @@ def _first_value(line: bytes) -> Any:
     except (ValueError, RecursionError):
         return None
     return value
+
+
+if __name__ == "__main__":
+    with open(os.path.join(os.path.dirname(__file__), "hosts_table.py"), "w") as out:
+        out.write(table_module())

@@ -13,6 +13,8 @@ from rebootspec.conformance.cli import COMMANDS, main
 EXPECTED = [
     "count",
     "explain",
+    "whoami",
+    "hook",
     "sessions",
     "run",
     "cases",
@@ -23,6 +25,7 @@ EXPECTED = [
     "baseline",
     "anonymize",
     "add-fixture",
+    "peers",
     "version",
 ]
 

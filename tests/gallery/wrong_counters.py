@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import sqlite3
+import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
@@ -35,6 +36,7 @@ from rebootspec.reference.core.answer import RecordCount
 from rebootspec.reference.core.errors import (
     E_HOST,
     E_JSON,
+    E_LIMIT,
     E_READ,
     E_STATE,
     E_UNMEASURABLE,
@@ -383,6 +385,37 @@ def _by_line(path: str) -> Records:
     return records
 
 
+def _keeps_bom(path: str) -> int:
+    """JSV-1 bent: a byte order mark at the start of a Codex or pi file is kept, so line 1 (the
+    `session_meta` or pi header) does not parse and the file holds no session: rejected, where
+    the spec drops the mark and counts."""
+    host = detect(path)
+    if host in (CODEX, PI):
+        with open(path, "rb") as stream:
+            if stream.read(len(BOM)) == BOM:
+                raise Rejection(1, E_HOST, "line 1 does not parse (a byte order mark kept)")
+    return count_path(path, readable=True, session=session_of(path)).reboots
+
+
+def _no_depth_limit(path: str) -> int:
+    """ERR-8 bent: a Codex rollout or pi session with a value nested deeper than the limit is
+    read anyway (JSON.parse and json.loads have no such limit), line by line, and counted, where
+    the spec rejects it (E-LIMIT)."""
+    try:
+        return count_path(path, readable=True, session=session_of(path)).reboots
+    except Rejection as rejection:
+        host = detect(path)
+        if rejection.code != E_LIMIT or host not in (CODEX, PI):
+            raise
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 50_000))
+    try:
+        records = _by_line(path)
+    finally:
+        sys.setrecursionlimit(limit)
+    return (codex.count_records if host == CODEX else pi.count_records)(records).reboots
+
+
 def _rejecting(path: str) -> Records:
     """Reads by value, but a value that does not parse rejects the file as VS Code's ERR-3."""
     notices: list[Notice] = []
@@ -679,6 +712,20 @@ def _copies_too(count: RecordCount, records: Records) -> int:
     return count.reboots + sum(len(event.get("copies", [])) for event in count.events)
 
 
+def _summaries_instead(records: Records) -> Records:
+    """CLC-4 bent the other way: the `isCompactSummary` records are taken for the boundaries and
+    the real boundaries are dropped, as tools that show "continuation summaries" count."""
+    return [
+        (line, value)
+        for line, value in _retyped(_is_summary_record)(records)
+        if not (
+            isinstance(value, dict)
+            and value.get("subtype") == claude_code.BOUNDARY
+            and not value.get("isCompactSummary")
+        )
+    ]
+
+
 def _cc0_as_zero(count: RecordCount, records: Records) -> int:
     """CLC-7 bent: no boundary, no compaction; the CC0 summaries are ignored."""
     return 0 if count.era == "CC0" else count.reboots
@@ -957,6 +1004,10 @@ GALLERY: dict[str, Counter] = {
     "any-compacted-payload": host_mistake(rewrite=_any_compacted_payload),
     "reads-by-line": host_mistake(read=_by_line),
     "rejects-bad-records": host_mistake(read=_rejecting),
+    # Seen in the peers (issue #36): agentsview loses a pi session that opens with a BOM.
+    "keeps-bom": _keeps_bom,
+    # Seen in the peers (issue #36): codeburn, agentsview and pi's export count such files.
+    "no-depth-limit": _no_depth_limit,
     "counts-inherited": host_mistake(result=lambda count: count.reboots + len(count.inherited)),
     "copy-ends-by-time": host_mistake(rewrite=_no_turn_ids),
     "follows-history-base": _follows_history_base,
@@ -983,6 +1034,10 @@ GALLERY: dict[str, Counter] = {
     "claude-counts-copies": claude_mistake(result=_copies_too),
     "claude-cc0-as-zero": claude_mistake(result=_cc0_as_zero),
     "claude-reads-by-line": claude_mistake(read=_by_line),
+    # Seen in the peers (issue #36): what sniffly, claude-code-transcripts, ai-code-sessions
+    # count, and what codeburn, ccstatusline and claude-compaction-viewer do with a glued line.
+    "claude-summaries-instead": claude_mistake(rewrite=_summaries_instead),
+    "claude-boundaries-by-line": claude_mistake(read=_by_line, result=_cc0_as_zero),
     "gemini-every-history": gemini_mistake(_every_history),
     "gemini-snapshot-per-history": gemini_mistake(_every_snapshot_history),
     "gemini-counts-info": gemini_mistake(_info_records_too),

@@ -82,3 +82,46 @@ def test_opencode_stores_what_the_script_caused(
     # A failed compaction leaves its pair (errored); otherwise one record per compaction.
     assert records == (1 if scenario == "failure" else expected)
     assert sanitize.scan(sanitize.files([store])) == []
+
+
+@pytest.mark.harvest
+@pytest.mark.parametrize(
+    ("host", "version", "named"),
+    [("codex", "0.169.0", True), ("pi", "0.82.0", True), ("pi", "1.5.2", True)],
+)
+def test_whoami_in_the_hosts_own_shell_after_each_compaction(
+    tmp_path: Path, host: str, version: str, named: bool
+) -> None:
+    """Issue #34: the host's shell tool runs `rebootspec whoami --json` after each compaction;
+    every output equals the compactions the server log shows before it (the driver's check).
+    So does the file the shipped after-compaction hook writes (Codex's PostCompact running
+    `rebootspec hook`, pi's extension), read after every turn."""
+    result = harvest_one(host, version, "whoami", tmp_path / "run")
+    assert not result.error, result.error
+    notes = " ".join(result.data.get("notes") or [])
+    assert "WHOAMI WRONG" not in notes, notes
+    assert "whoami: 2 answer(s)" in notes, notes
+    hook = {"codex": "PostCompact hook: after each", "pi": "extension: after each"}[host]
+    assert hook in notes, notes  # the after-compaction hook's file held the count at each turn
+    log = [json.loads(line) for line in (tmp_path / "run" / "server-log.jsonl").open()]
+    answers = [json.loads(entry["whoami"].splitlines()[-1]) for entry in log if "whoami" in entry]
+    assert [answer["reboots"] for answer in answers] == [1, 2]
+
+
+@pytest.mark.harvest
+@pytest.mark.parametrize(
+    ("host", "version"),
+    [("opencode", "1.18.33"), ("gemini", "0.61.0"), ("codex", "0.94.0"), ("pi", "0.73.1")],
+)
+def test_whoami_refuses_in_a_shell_that_names_no_session(
+    tmp_path: Path, host: str, version: str
+) -> None:
+    """opencode's bash tool and Gemini CLI's shell tool give no session id (nor do Codex before
+    0.95.0 and pi before 0.82.0): every `rebootspec whoami` there exits with the refusal."""
+    result = harvest_one(host, version, "whoami", tmp_path / "run")
+    assert not result.error, result.error
+    notes = " ".join(result.data.get("notes") or [])
+    assert "WRONG" not in notes and "each the refusal (no session variable)" in notes, notes
+    log = [json.loads(line) for line in (tmp_path / "run" / "server-log.jsonl").open()]
+    outputs = [entry["whoami"] for entry in log if "whoami" in entry]
+    assert outputs and all("no session id in the environment" in out for out in outputs)

@@ -21,7 +21,7 @@ from rebootspec.reference.cli import main
 from rebootspec.reference.core.answer import RecordCount
 
 ROOT = Path(__file__).resolve().parents[2]
-REAL_034 = ROOT / "generators" / "harvest" / "harvested" / "codex-0.34.0-manual"
+REAL_034 = ROOT / "fixtures" / "UYY5"  # the real 0.34.0 manual run (harvest:codex@0.34.0)
 DESCRIBED = "0.2.0-alpha.2-1673-gb519267d"
 
 
@@ -91,7 +91,7 @@ def test_a_modern_rollout_stamped_with_a_git_describe_counts_its_compactions(
 
 
 def test_the_real_034_rollout_is_still_unmeasurable(tmp_path: Path) -> None:
-    (rollout,) = REAL_034.glob("rollout-*.jsonl")
+    rollout = REAL_034 / "session.jsonl"
     copy = tmp_path / rollout.name
     shutil.copyfile(rollout, copy)
     assert unmeasurable(copy)

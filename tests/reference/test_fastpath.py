@@ -265,6 +265,25 @@ EDGE_CASES = {
     + b'{"kind":1,"k":["inputState"],"v":{"summary":{"text":"B"}},'
     + b'"k":["requests",0,"result","metadata"]}\n',
     "duplicate-kind": log() + b'{"kind":1,"k":["requests",0,"isHidden"],"kind":3}\n',
+    # issue 37: the shortcut for `["requests", N, member]` lines checks what the general way does
+    "duplicate-k-bool-index": log()
+    + b'{"kind":2,"k":["requests",1,"response"],"v":[{"kind":"x"}],'
+    + b'"k":["requests",true,"response"]}\n',
+    "duplicate-k-float-index": log()
+    + b'{"kind":1,"k":["requests",0,"isHidden"],"v":true,"k":["requests",0.0,"isHidden"]}\n',
+    "duplicate-kind-push": log()
+    + b'{"kind":2,"k":["requests",0,"response"],"v":[{"kind":"x"}],"kind":1}\n',
+    "push-into-string-response": log(
+        {"kind": 1, "k": ["requests", 0, "response"], "v": "text"},
+        {"kind": 2, "k": ["requests", 0, "response"], "v": [{"kind": "x"}]},
+    ),
+    "push-repushed-marker": log(
+        {"kind": 2, "k": ["requests", 0, "response"], "v": [{"value": "a"}], "i": 0},
+        {"kind": 2, "k": ["requests", 0, "response"], "v": [{"value": "ab"}], "i": 0},
+    ),
+    "set-past-the-last-request": log({"kind": 1, "k": ["requests", 3, "isHidden"], "v": True}),
+    "delete-request-member": log({"kind": 3, "k": ["requests", 0, "result"]}),
+    "set-request-member-no-v": log({"kind": 1, "k": ["requests", 0, "result"]}),
     "kind0-duplicate-v": b'{"kind":0,"v":{"requests":[]},"v":' + orjson.dumps(STATE) + b"}\n",
     "escaped-key": log() + b'{"kind":1,"k":["requests",0,"is\\u0048idden"],"v":true}\n',
     "bracket-in-key": log() + b'{"kind":1,"k":["requests",0,"a]b"],"v":true}\n',
@@ -384,3 +403,31 @@ def test_the_schema_declares_every_member_the_count_reads() -> None:
             continue
     missing = sorted(map(str, (p for p in seen if not declared(p))))
     assert not missing
+
+
+def test_appended_shape_steps_aside_to_the_readable_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 37: on a big log of a short first line and short patches (an appended shape) the
+    fast path is not faster, so it is not started; on one whose first line holds most bytes, or
+    whose patches are long, it answers."""
+    from rebootspec.reference.hosts.vscode import shape
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "r").mkdir()
+    patch = b'{"kind":2,"k":["requests"],"v":[{"requestId":"r","response":[]}]}\n'
+    appended = write(tmp_path / "a", log() + patch * 200, ".jsonl")
+    state = dict(STATE, inputState={"inputText": "x" * 20_000})
+    first = orjson.dumps({"kind": 0, "v": state}) + b"\n"
+    rewritten = write(tmp_path / "r", first + patch, ".jsonl")
+    (tmp_path / "l").mkdir()
+    long_patch = orjson.dumps({"kind": 1, "k": ["inputState"], "v": {"x": "y" * 5000}}) + b"\n"
+    long_lines = write(tmp_path / "l", log() + long_patch * 20, ".jsonl")
+    monkeypatch.setattr(shape, "APPENDED_FROM_BYTES", 1000)
+    assert shape.appended(appended) and not shape.appended(rewritten)
+    assert not shape.appended(long_lines)  # long patches: the fast path skips most bytes
+    assert assert_same(long_lines) is None
+    fastpath.last_fallback = "not run"
+    assert outcome(appended, readable=False) == outcome(appended, readable=True)
+    assert fastpath.last_fallback == "not run"  # count_fast was never called
+    assert assert_same(rewritten) is None  # answered by the fast path

@@ -10,6 +10,7 @@ prompt's directive, see ``SUBAGENT_PROMPT``).
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -18,19 +19,31 @@ from typing import Any
 from ..server import ScriptedServer
 from .common import HOME, HarvestError, Install, RpcPipe, base_env, run, version_key
 from .result import Outcome, Thread
+from .whoami import check_hook_file, check_whoami, hook_file_value
 
 PACKAGE = "@openai/codex"
 LICENCE = "Apache-2.0"
 CODEX_HOME = HOME / ".codex"
 OVER = "report 60000 input tokens"  # over model_auto_compact_token_limit = 50000
-SCENARIOS = ("auto-pre-turn", "auto-mid-turn", "manual", "fork", "subagent", "rollback", "failure")
+SCENARIOS = (
+    "auto-pre-turn",
+    "auto-mid-turn",
+    "manual",
+    "fork",
+    "subagent",
+    "rollback",
+    "failure",
+    "whoami",
+)
+# CODEX_THREAD_ID reaches the shell tool from 0.95.0: `whoami` answers; before, it refuses.
+THREAD_ID_FROM = (0, 95, 0)
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 def supports(version: str, scenario: str) -> bool:
     """Whether this version has what the scenario needs (measured; see real-writers.md)."""
     key = version_key(version)
-    if scenario in ("auto-pre-turn", "auto-mid-turn", "failure"):
+    if scenario in ("auto-pre-turn", "auto-mid-turn", "failure", "whoami"):
         return True
     if scenario == "manual":  # 0.111+: app-server; up to 0.40 ``codex proto`` (gone by 0.58)
         return key >= (0, 111, 0) or key <= (0, 40, 0)
@@ -49,6 +62,9 @@ def write_config(base_url: str, version: str, scenario: str) -> None:
         features += ["plugins = false", "apps = false", "remote_plugin = false"]
     if scenario == "subagent":
         features.append("multi_agent = true")
+    if scenario == "whoami" and version_key(version) >= POST_COMPACT_FROM:
+        features.append("codex_hooks = true")
+        write_hooks(version)
     text = "\n".join(
         [
             'model = "harvest-model"',
@@ -111,21 +127,62 @@ class _Steps:
         return done
 
 
-def _exec(codex: Path, prompt: str, resume: str | None = None) -> str:
+def _exec(codex: Path, prompt: str, resume: str | None = None, hooks: bool = False) -> str:
     argv = [str(codex), "exec", "--skip-git-repo-check", "--json"]
+    if hooks:  # the private home's own hook: no one is there to review and trust it
+        argv.append("--dangerously-bypass-hook-trust")
     if resume:
         argv += ["resume", resume]
     result = run([*argv, prompt], _env())
     return f"exec rc={result.returncode}" if result.returncode else ""
 
 
-def _exec_scenario(codex: Path, server: ScriptedServer, scenario: str, turns: int) -> Outcome:
+# Issue #34: a PostCompact command hook in the private home runs `rebootspec hook`.
+PATCH_FILE = HOME / "patch.json"
+POST_COMPACT_FROM = (0, 169, 0)  # measured there (PR #19905, 2026-05); older: not configured
+
+
+def _patch() -> object:
+    return hook_file_value(PATCH_FILE)
+
+
+def write_hooks(version: str) -> None:
+    """`$CODEX_HOME/hooks.json`: on PostCompact, `rebootspec hook` writes the count."""
+    command = f'"$REBOOTSPEC_BIN" hook --out {PATCH_FILE}'
+    hook = {"hooks": [{"type": "command", "command": command, "timeout": 60}]}
+    (CODEX_HOME / "hooks.json").write_text(
+        json.dumps({"hooks": {"PostCompact": [hook]}}, indent=2), encoding="utf-8"
+    )
+
+
+def _summaries(classifications: list[str]) -> int:
+    """Codex sends one summary request per compaction."""
+    return sum(1 for kind in classifications if kind == "summary")
+
+
+def _exec_scenario(
+    codex: Path, server: ScriptedServer, scenario: str, turns: int, version: str = ""
+) -> Outcome:
     steps = _Steps(server)
     notes: list[str] = []
     start = steps.mark()
     if scenario == "auto-mid-turn":
         note = _exec(codex, f"Work in three steps. answer with 3 shell tool calls; {OVER}")
         notes += [note] if note else []
+    elif scenario == "whoami":  # after each compaction the shell tool runs `rebootspec whoami`
+        ask = "answer with 1 whoami shell tool calls"
+        hooks = version_key(version) >= POST_COMPACT_FROM
+        note = _exec(codex, f"Turn 1. {OVER}", hooks=hooks)
+        files = rollouts()
+        if not files:
+            raise HarvestError("codex exec wrote no rollout file")
+        written = [(_summaries([e.classification for e in server.entries]), _patch())]
+        for prompt in (f"Turn 2. {ask}", f"Turn 3. {OVER}", f"Turn 4. {ask}"):
+            note = _exec(codex, prompt, resume=_thread_of(files[0]), hooks=hooks)
+            notes += [f"{prompt[:7]}: {note}"] if note else []
+            written.append((_summaries([e.classification for e in server.entries]), _patch()))
+        if hooks:
+            notes.append(check_hook_file(written, "PostCompact hook"))
     else:
         fail = "; fail the summary" if scenario == "failure" else ""
         note = _exec(codex, f"Turn 1. {OVER}{fail}")
@@ -147,6 +204,9 @@ def _exec_scenario(codex: Path, server: ScriptedServer, scenario: str, turns: in
     failed = sum(1 for e in server.entries if e.classification == "summary-failed")
     if failed:
         notes.append(f"{failed} summary request(s) failed on purpose")
+    if scenario == "whoami":
+        named = version_key(version) >= THREAD_ID_FROM
+        notes += check_whoami(server, files[0], named, _summaries, "Codex's shell tool")
     return Outcome(
         threads=[Thread(thread, "own", files[0], steps.caused.get(thread, 0))],
         notes=notes,
@@ -320,8 +380,9 @@ def drive(
     codex = install.bin("codex")
     write_config(server.base_url, version, scenario)
     (HOME / "project").mkdir(parents=True, exist_ok=True)
-    if scenario in ("auto-pre-turn", "auto-mid-turn", "failure"):
-        return _exec_scenario(codex, server, scenario, turns=2 if scenario != "failure" else 1)
+    if scenario in ("auto-pre-turn", "auto-mid-turn", "failure", "whoami"):
+        turns = 2 if scenario != "failure" else 1
+        return _exec_scenario(codex, server, scenario, turns, version)
     if scenario == "manual" and version_key(version) < (0, 111, 0):
         return _proto_manual(codex, server, logs)
     return _app_scenario(codex, server, version, scenario, logs)

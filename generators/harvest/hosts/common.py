@@ -12,6 +12,7 @@ import json
 import os
 import queue
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -24,6 +25,11 @@ PROJECT = HOME / "project"
 
 class HarvestError(Exception):
     """A run could not be done as scripted; the message is one line for the user."""
+
+
+class NotRunnable(HarvestError):
+    """A published version that cannot be run here at all (npm cannot install it): the sweep
+    table says so on its row, and it is not a failed run."""
 
 
 def cache_root() -> Path:
@@ -110,6 +116,8 @@ def base_env() -> dict[str, str]:
         "TERM": "dumb",
         "NO_COLOR": "1",
         "TZ": "UTC",
+        # The `rebootspec` the scripted model's whoami calls run (script.WHOAMI), by its path.
+        "REBOOTSPEC_BIN": str(Path(sys.executable).with_name("rebootspec")),
     }
 
 

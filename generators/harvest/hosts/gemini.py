@@ -23,13 +23,14 @@ from ..server import ScriptedServer
 from .common import HOME, HarvestError, Install, base_env, run
 from .pi import compactions
 from .result import Outcome, Thread
+from .whoami import check_whoami
 
 PACKAGE = "@google/gemini-cli"
 LICENCE = "Apache-2.0"
 GEMINI_DIR = HOME / ".gemini"
 MODEL = "gemini-2.5-flash"
 OVER = "report 900000 input tokens"  # over 0.5 x 1,048,576
-SCENARIOS = ("auto-pre-turn", "failure")
+SCENARIOS = ("auto-pre-turn", "failure", "whoami")
 
 
 def supports(version: str, scenario: str) -> bool:
@@ -90,7 +91,10 @@ def drive(
     fail = "; fail the summary" if scenario == "failure" else ""
     # Turn 1 cannot compress (nothing before its own prompt to summarise); turns 2 and 3 do,
     # each before the request that carries its tool's result.
-    prompts = [f"Turn {n}. answer with 1 shell tool calls; {OVER}{fail}" for n in (1, 2, 3)]
+    # whoami: the same turns, each tool call running `rebootspec whoami` (issue #34): Gemini CLI
+    # gives its shell tool no session id, so every call must draw the refusal.
+    kind = "whoami " if scenario == "whoami" else ""
+    prompts = [f"Turn {n}. answer with 1 {kind}shell tool calls; {OVER}{fail}" for n in (1, 2, 3)]
     prompts.append("Turn 4.")
     for number, prompt in enumerate(prompts):
         argv = [str(gemini), "--yolo", "-p", prompt]
@@ -116,4 +120,6 @@ def drive(
     summaries = server.summaries()
     if summaries != caused:
         notes.append(f"{summaries} summary requests for {caused} compressions")
+    if scenario == "whoami":
+        notes += check_whoami(server, own, False, compactions, "Gemini CLI's shell tool")
     return Outcome([Thread(_session_id(own), "own", own, caused)], notes)

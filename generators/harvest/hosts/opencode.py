@@ -46,6 +46,7 @@ from .common import (
     version_key,
 )
 from .result import Outcome, Thread
+from .whoami import check_whoami
 
 PACKAGE = "opencode-ai"
 LICENCE = "MIT"
@@ -56,7 +57,10 @@ OUTPUT = 4096
 OVER = "report 200000 input tokens"  # over CONTEXT - OUTPUT whatever the version's formula
 DATA = HOME / ".local" / "share" / "opencode"
 MODEL = {"providerID": "harvest", "modelID": "harvest-model"}
-SCENARIOS = ("auto", "manual", "fork", "subagent", "failure", "cut-short", "prune")
+SCENARIOS = ("auto", "manual", "fork", "subagent", "failure", "cut-short", "prune", "whoami")
+# Issue #34: opencode's bash tool names no session, so `whoami` must refuse. (The shipped
+# plugin is not driven here: with any plugin configured, `opencode serve` 1.18 never answered
+# in the offline sandbox.)
 # Summary requests as the server log names them; a cut-short summary still replaced the history.
 COMPACTING = ("summary", "summary-cut")
 
@@ -303,7 +307,12 @@ def _scenario(api: Api, server: ScriptedServer, scenario: str) -> tuple[list[Thr
         api.call("POST", f"/session/{session}/summarize", MODEL, timeout=180)
         steps.credit(session, mark)
 
-    if scenario == "auto":
+    if scenario == "whoami":  # as auto; the turns after a compaction run `rebootspec whoami`
+        ask = "answer with 1 whoami shell tool calls"
+        for text in (f"Turn 1. {OVER}", f"Turn 2. {ask}", f"Turn 3. {OVER}", f"Turn 4. {ask}"):
+            turn(own, text)
+        notes += check_whoami(server, Path(), False, compactions, "opencode's bash tool")
+    elif scenario == "auto":
         # 1.0.x compacts before the next prompt and summarises that prompt with the rest, so
         # its directive is lost: every other turn reports the usage (two compactions in all).
         turn(own, f"Turn 1. {OVER}")

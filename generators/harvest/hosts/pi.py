@@ -1,4 +1,5 @@
-"""pi coding agent (``@mariozechner/pi-coding-agent``, MIT) driven against the scripted model.
+"""pi coding agent (``@mariozechner/pi-coding-agent`` up to 0.73.1, then
+``@earendil-works/pi-coding-agent``; MIT) driven against the scripted model.
 
 pi speaks Chat Completions to a custom provider from ``models.json``. It compacts after a turn
 whose reported usage is above ``contextWindow - 16384`` (automatic), on the RPC ``compact``
@@ -10,31 +11,107 @@ of consecutive summary requests in the server log, never as requests.
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
 from ..server import ScriptedServer
-from .common import HOME, HarvestError, Install, RpcPipe, base_env, run, version_key
+from .common import (
+    HOME,
+    HarvestError,
+    Install,
+    RpcPipe,
+    base_env,
+    install,
+    run,
+    version_key,
+)
 from .result import Outcome, Thread
+from .whoami import check_hook_file, check_whoami, hook_file_value
 
-PACKAGE = "@mariozechner/pi-coding-agent"
+# The package moved: releases up to 0.73.1 are the old name's, 0.74.0 and later the new one's.
+# PACKAGE is the newest name (`--latest` asks the registry about it); `package()` picks per version.
+PACKAGE = "@earendil-works/pi-coding-agent"
+OLD_PACKAGE = "@mariozechner/pi-coding-agent"
+MOVED = (0, 74, 0)
 LICENCE = "MIT"
+# Newer releases need a newer Node than the system's (0.82.0 and 1.x declare `engines.node`
+# ">=22.19.0"; on Node 20 they fail at start). When the installed package asks for more than
+# the system's Node, the runs take `node@22` from npm into the install cache (`prepare`).
+NODE_PACKAGE, NODE_VERSION = "node", "22"
+# Published versions that npm cannot install: libraries they pin exactly were never published
+# or were unpublished (npm ETARGET / E404). The sweep lists them as not run, with this reason.
+UNINSTALLABLE = {
+    "1.0.3": "npm cannot install it: no @earendil-works/chord matches its ^1.0.3 (ETARGET)",
+    "1.6.0": "npm cannot install it: no @earendil-works/pi-agent-core 1.6.0 (ETARGET)",
+}
 AGENT_DIR = HOME / ".pi" / "agent"
 OVER = "report 90000 input tokens"  # over contextWindow 100000 - 16384
 # No auto-mid-turn: pi checks its threshold only when a prompt's run ends (measured on 0.30.2
 # and 0.73.1: three tool calls each reporting usage over the limit caused no compaction).
-SCENARIOS = ("auto-pre-turn", "manual", "fork", "failure")
+SCENARIOS = ("auto-pre-turn", "manual", "fork", "failure", "whoami")
+# pi 0.82.0 and later name the session to the bash tool (PI_SESSION_FILE): `whoami` answers;
+# before, it must refuse (issue #34).
+SESSION_VARIABLES_FROM = (0, 82, 0)
 
 
 def supports(version: str, scenario: str) -> bool:
     """Whether this version can run the scenario (RPC fork from 0.6x; compaction from 0.12)."""
     key = version_key(version)
-    if scenario in ("auto-pre-turn", "failure", "manual"):
+    if scenario in ("auto-pre-turn", "failure", "manual", "whoami"):
         return key >= (0, 30, 0)
     if scenario == "fork":
         return key >= (0, 60, 0)
     return False
+
+
+def package(version: str) -> str:
+    """The npm package that published ``version``."""
+    return PACKAGE if version_key(version) >= MOVED else OLD_PACKAGE
+
+
+def installable(version: str) -> str | None:
+    """Why npm cannot install ``version`` (the sweep says so), or None."""
+    return UNINSTALLABLE.get(version)
+
+
+def _node_version(node: str) -> tuple[int, ...]:
+    try:
+        done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    return version_key(done.stdout.strip().lstrip("v") or "0")
+
+
+def _needed_node(version: str) -> tuple[int, ...]:
+    """The lowest Node the installed ``version`` declares (``engines.node`` ">=X.Y.Z"), or ()."""
+    name = package(version)
+    manifest = install(name, version).folder / "node_modules" / name / "package.json"
+    try:
+        engines = json.loads(manifest.read_text(encoding="utf-8")).get("engines") or {}
+    except (OSError, ValueError):
+        return ()
+    found = re.match(r"\s*>=\s*v?(\d+(?:\.\d+)*)", str(engines.get("node", "")))
+    return version_key(found.group(1)) if found else ()
+
+
+def node_folder(version: str) -> Path | None:
+    """The folder of a Node new enough for ``version`` to put first on PATH, or None when the
+    system's will do."""
+    needed = _needed_node(version)
+    if not needed or _node_version("node") >= needed:
+        return None
+    folder = install(NODE_PACKAGE, NODE_VERSION).folder / "node_modules" / NODE_PACKAGE / "bin"
+    if _node_version(str(folder / "node")) < needed:
+        raise HarvestError(f"pi {version} needs Node {'.'.join(map(str, needed))}; npm's is older")
+    return folder
+
+
+def prepare(version: str) -> None:
+    """Outside the sandbox (it has no network): fetch the Node this version needs."""
+    node_folder(version)
 
 
 def write_config(base_url: str) -> None:
@@ -68,14 +145,25 @@ def write_config(base_url: str) -> None:
     (AGENT_DIR / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
 
+# The Node this run's version needs first on PATH (`drive` sets it; None: the system's).
+_NODE: list[Path] = []
+_VERSION: list[str] = []  # the version `drive` runs (the whoami check's expectation)
+
+
 def _env() -> dict[str, str]:
+    env = base_env()
+    if _NODE:
+        env["PATH"] = f"{_NODE[0]}:{env['PATH']}"
     return {
-        **base_env(),
+        **env,
         "PI_CODING_AGENT_DIR": str(AGENT_DIR),
         "PI_OFFLINE": "1",
         "PI_TELEMETRY": "0",
         "PI_SKIP_VERSION_CHECK": "1",
         "HARVEST_API_KEY": "harvest",
+        # The shipped extension (whoami scenario): where it writes, and which rebootspec it runs.
+        "REBOOTSPEC_HOOK_OUT": str(PATCH_FILE),
+        "REBOOTSPEC_COMMAND": env["REBOOTSPEC_BIN"],
     }
 
 
@@ -140,13 +228,26 @@ def _print_scenario(pi: Path, server: ScriptedServer, scenario: str) -> Outcome:
         prompts = [f"Work in three steps. answer with 3 shell tool calls; {OVER}"]
     elif fail:
         prompts = [f"Turn 1. {OVER}{fail}", "Turn 2."]
+    elif scenario == "whoami":  # after each compaction, the bash tool runs `rebootspec whoami`
+        ask = "answer with 1 whoami shell tool calls"
+        prompts = [f"Turn 1. {OVER}", f"Turn 2. {ask}", f"Turn 3. {OVER}", f"Turn 4. {ask}"]
     else:
         prompts = [f"Turn 1. {OVER}", f"Turn 2. {OVER}", "Turn 3."]
+    # The extension's events as it uses them: checked on the releases of the new package only.
+    new = version_key(_VERSION[0]) >= MOVED
+    hooked = scenario == "whoami" and new and _install_extension()
+    written: list[tuple[int, object]] = []  # (compactions caused so far, the extension's file)
     for number, prompt in enumerate(prompts):
         argv = [str(pi), "-p", prompt] if number == 0 else [str(pi), "--continue", "-p", prompt]
         result = run(argv, _env())
         if result.returncode:
             notes.append(f"turn {number + 1}: pi rc={result.returncode}")
+        if hooked:
+            _quiet(server, 1.0, 20.0)
+            caused = compactions([e.classification for e in server.entries])
+            written.append((caused, hook_file_value(PATCH_FILE)))
+    if hooked:
+        notes.append(check_hook_file(written, "extension"))
     # Over the whole log, not per process: pi 0.30 in print mode may exit while a compaction's
     # summary request is out, and the next process sends the same request again first; the
     # two belong to one compaction (one record), and no turn request separates them.
@@ -162,7 +263,28 @@ def _print_scenario(pi: Path, server: ScriptedServer, scenario: str) -> Outcome:
     summaries = server.summaries()
     if summaries != steps.caused:
         notes.append(f"{summaries} summary requests for {steps.caused} compactions")
+    if scenario == "whoami":
+        named = version_key(_VERSION[0]) >= SESSION_VARIABLES_FROM
+        notes += check_whoami(server, files[0], named, compactions, "pi's bash tool")
     return Outcome([Thread(_session_id(files[0]), "own", files[0], steps.caused)], notes)
+
+
+# Issue #34: the extension shipped in conformance/hooks/pi writes the count on session_compact.
+PATCH_FILE = HOME / "patch.json"
+
+
+def _install_extension() -> bool:
+    """The shipped extension in the private agent folder (pi loads extensions/ by itself);
+    False when this rebootspec has none (an install without the hooks)."""
+    from importlib import resources
+
+    source = resources.files("rebootspec.conformance") / "hooks" / "pi" / "rebootspec-count.ts"
+    if not source.is_file():
+        return False
+    target = AGENT_DIR / "extensions" / "rebootspec-count.ts"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    return True
 
 
 class _Rpc:
@@ -240,14 +362,29 @@ def _rpc_scenario(pi: Path, server: ScriptedServer, scenario: str, logs: Path) -
     return Outcome(threads, notes)
 
 
+def _generic(install: Install) -> Install:
+    """The install seen at a generic path inside the sandbox: pi 1.x writes the path of its own
+    documentation (inside the install) into the session's `system` entry, and the cache's real
+    path names this machine's home. A bind mount, so Node's real paths are the generic ones."""
+    target = HOME / ".local" / "lib" / "pi"
+    target.mkdir(parents=True, exist_ok=True)
+    argv = ["mount", "--bind", str(install.folder), str(target)]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise HarvestError(f"cannot mount the pi install at {target}: {done.stderr.strip()}")
+    return Install(target, install.seconds, install.warm)
+
+
 def drive(
     install: Install, version: str, scenario: str, server: ScriptedServer, logs: Path
 ) -> Outcome:
     """Run ``scenario`` with pi ``version`` against ``server``; the sessions stay in HOME."""
     if not supports(version, scenario):
         raise HarvestError(f"pi {version} cannot do the {scenario} scenario")
-    pi = install.bin("pi")
+    pi = _generic(install).bin("pi")
+    _VERSION[:] = [version]
+    _NODE[:] = [folder] if (folder := node_folder(version)) is not None else []
     write_config(server.base_url)
-    if scenario in ("auto-pre-turn", "auto-mid-turn", "failure"):
+    if scenario in ("auto-pre-turn", "auto-mid-turn", "failure", "whoami"):
         return _print_scenario(pi, server, scenario)
     return _rpc_scenario(pi, server, scenario, logs)

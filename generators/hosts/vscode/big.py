@@ -38,9 +38,13 @@ class BulkySession(Session):
 
     def finish(self, *args: Any, **kwargs: Any) -> None:
         super().finish(*args, **kwargs)
-        results = self.current["result"]["metadata"]["toolCallResults"]
-        for round_ in self.current["result"]["metadata"]["toolCallRounds"]:
-            for call in round_["toolCalls"]:
+        # The error results of the 2.0 plans carry no tool results (and maybe no metadata).
+        metadata = self.current["result"].get("metadata") or {}
+        results = metadata.get("toolCallResults")
+        if results is None:
+            return
+        for round_ in metadata.get("toolCallRounds") or []:
+            for call in round_.get("toolCalls", []):
                 content = [{"$mid": 21, "value": self._output()}]
                 results[call["id"]] = {"$mid": 20, "content": content}
 

@@ -9,6 +9,7 @@ so its store row is that folder under the current one.
 from __future__ import annotations
 
 from ...core.host import Host
+from ...core.identity import Identity
 from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
 
 class ChatLoop(Host):
     input_label = "chat-loop chain"
+    identity = Identity(
+        how="basic-agent-chat-loop gives its tools no session id and has no hooks: "
+        "`rebootspec count .chat-sessions/<file>.md`, or `whoami --guess`",
+    )
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
         """HST-2, BCL-1: a markdown file, decided by its name; its reader checks the header."""

@@ -7,6 +7,7 @@ The reader is `reader.py` (the definition), its fast path `fast.py`, its store r
 from __future__ import annotations
 
 from ...core.host import Host
+from ...core.identity import ID, Identity
 from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
@@ -20,6 +21,13 @@ if TYPE_CHECKING:
 class Codex(Host):
     input_label = "codex rollout"
     store_variables = ("CODEX_HOME",)
+    identity = Identity(
+        (("CODEX_THREAD_ID", ID),),
+        misleading=("CODEX_SESSION_ID",),
+        hook_transcript=True,
+        how="Codex 0.95.0 and later set CODEX_THREAD_ID in the shell tool's environment; "
+        "in a hook, pipe its stdin to `rebootspec hook`",
+    )
 
     def claims_value(self, value: dict[str, Any]) -> bool:
         """HST-2, CDX-1: a `session_meta`, any typed record with a `payload` object, or the
@@ -53,7 +61,11 @@ class Codex(Host):
             return count_stream
 
         pickers = (titles.first_message, None) if with_title else None
-        return count_file(path, count_records, fast=fast, readable=readable, titles=pickers)
+        # The fast path from 64 MiB: below, importing msgspec costs more than it saves
+        # (Codex's few long lines parse fast; issue 37, measured in benchmarks/README.md).
+        return count_file(
+            path, count_records, fast=fast, readable=readable, titles=pickers, fast_scale=4
+        )
 
     def anonymize_policy(self) -> Any:
         """What of its input is structure and what is a person's text (anonymize.py)."""

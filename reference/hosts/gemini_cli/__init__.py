@@ -8,6 +8,7 @@ host's entry in the registry and imports neither until asked.
 from __future__ import annotations
 
 from ...core.host import Host
+from ...core.identity import Identity
 from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
@@ -21,6 +22,11 @@ if TYPE_CHECKING:
 class GeminiCli(Host):
     input_label = "gemini chat"
     store_variables = ("GEMINI_CLI_HOME",)
+    identity = Identity(
+        hook_transcript=True,
+        how="Gemini CLI gives its shell tool no session id (GEMINI_CLI=1 only): a hook "
+        "(AfterAgent) piping its stdin to `rebootspec hook --out FILE`",
+    )
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
         """HST-2, GEM-1: a `.json` whose document is a whole-file chat. Only a document that
@@ -45,8 +51,18 @@ class GeminiCli(Host):
 
         if path.endswith(".json") and is_chat_file(path):
             raise reject_document()  # GEM-7: the whole-file .json era
+
+        def fast() -> Any:
+            from .fast import count_stream
+
+            return count_stream
+
         pickers = (titles.first_message, None) if with_title else None
-        return count_file(path, count_records, readable=readable, titles=pickers)
+        # The fast path from 32 MiB: below, importing msgspec costs more than it saves
+        # (the saving is about 1 ms per MB; issue 37, measured in benchmarks/README.md).
+        return count_file(
+            path, count_records, fast=fast, readable=readable, titles=pickers, fast_scale=2
+        )
 
     def session_ids(self, path: str, name_id: str) -> tuple[str, ...]:
         """A chat's file name carries 8 hex digits of its id; the whole id is inside, in the

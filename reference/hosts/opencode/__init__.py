@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from ...core.host import Host
+from ...core.identity import Identity
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -24,6 +25,10 @@ SQLITE_MAGIC = b"SQLite format 3\x00"  # OPC-1, HST-2: the first 16 bytes of a d
 class Opencode(Host):
     input_label = "opencode store"
     store_variables = ("XDG_DATA_HOME",)
+    identity = Identity(
+        how="opencode gives its bash tool no session id (OPENCODE=1 only): the plugin "
+        "conformance/hooks/opencode on session.compacted",
+    )
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
         """HST-2, OPC-1: a storage folder (`session` and `message` inside), or a database."""

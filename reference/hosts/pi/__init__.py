@@ -7,6 +7,7 @@ The reader is `reader.py` (the definition), its fast path `fast.py`, its store r
 from __future__ import annotations
 
 from ...core.host import Host
+from ...core.identity import FILE, ID, Identity
 from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
@@ -20,6 +21,11 @@ if TYPE_CHECKING:
 class Pi(Host):
     input_label = "pi session"
     store_variables = ("PI_CODING_AGENT_DIR",)
+    identity = Identity(
+        (("PI_SESSION_FILE", FILE), ("PI_SESSION_ID", ID)),
+        how="pi 0.82.0 and later (@earendil-works/pi-coding-agent) set PI_SESSION_FILE in the "
+        "bash tool's environment; older ones: the extension conformance/hooks/pi",
+    )
 
     def claims_value(self, value: dict[str, Any]) -> bool:
         """HST-2, PIA-1: the session header, `type` `session`."""

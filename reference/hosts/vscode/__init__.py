@@ -9,6 +9,7 @@ the store table. This module is the host's entry in the registry and imports non
 from __future__ import annotations
 
 from ...core.host import Host
+from ...core.identity import Identity
 from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
 
 class VsCode(Host):
     store_variables = ("REBOOTSPEC_VSCODE_USER_DATA_DIR", "VSCODE_PORTABLE", "VSCODE_APPDATA")
+    identity = Identity(
+        how="VS Code gives its agent terminal no session id: a language-model tool extension "
+        "(as qhoami) that reads the tool invocation's session",
+    )
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
         """HST-2, LEG-1: a `.json` file is one document, VS Code's (after Gemini CLI's row)."""
@@ -42,11 +47,13 @@ class VsCode(Host):
 
         For a big file the fast path (fastpath.py) answers first unless `readable` is set;
         whenever it cannot be certain the readable path, the definition, reads the file again.
+        On an appended log it steps aside before it starts (shape.py: it would not be faster).
         Both give the same output on every input (tests/reference/test_fastpath.py).
         """
         from ...core.records import wants_fast
+        from .shape import appended
 
-        if wants_fast(path, readable):
+        if wants_fast(path, readable) and not appended(path):
             from .fastpath import count_fast
 
             fast = count_fast(path)

@@ -1,0 +1,108 @@
+"""What `rebootspec whoami` and `count` of a small file cost as whole processes, vs bare Python.
+
+A status line or a hook calls these on every render or every turn, so the target (issue #34)
+is at most 2x `python -c pass`, start-up included. Measured in one run, interleaved round by
+round (a busy machine slows every command alike), paired: each round's ratio is the command's
+time over the bare Python run just before it, and the table prints the median of those ratios
+with the best and median milliseconds. A ratio, never pass/fail: no timed test.
+
+The sessions are corpus cases copied into a private fake home (Codex by `CODEX_THREAD_ID`, the
+id looked up in the stores; pi by `PI_SESSION_FILE`, no lookup), the way a host's shell tool
+calls `whoami`.
+
+    python -m benchmarks.whoami [--rounds 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .startup import ENV, entry_point
+
+ROOT = Path(__file__).resolve().parents[1]
+CODEX_CASE = "V8MB"  # a small Codex rollout, one reboot
+PI_CASE = "WVNH"  # a small pi session, one reboot
+CODEX_ID = "019c1a2b-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+PI_ID = "7eb0cddb-8209-448f-8553-6181b3013229"
+
+
+def fake_home(folder: Path) -> tuple[Path, Path]:
+    """A home with one Codex rollout and one pi session; (the rollout, the pi file)."""
+    codex = folder / ".codex" / "sessions" / "2026" / "03" / "01"
+    codex.mkdir(parents=True)
+    rollout = codex / f"rollout-2026-03-01T10-00-00-{CODEX_ID}.jsonl"
+    shutil.copyfile(ROOT / "fixtures" / CODEX_CASE / "session.jsonl", rollout)
+    pi = folder / ".pi" / "agent" / "sessions" / "--home-me-proj--"
+    pi.mkdir(parents=True)
+    session = pi / f"2026-03-02T10-00-04-000Z_{PI_ID}.jsonl"
+    shutil.copyfile(ROOT / "fixtures" / PI_CASE / "session.jsonl", session)
+    return rollout, session
+
+
+def commands(
+    home: Path, rollout: Path, session: Path
+) -> dict[str, tuple[list[str], dict[str, str]]]:
+    base = {k: v for k, v in ENV.items() if not k.startswith(("CODEX_", "PI_", "CLAUDE_"))}
+    base["HOME"] = str(home)
+    rebootspec = entry_point()
+    return {
+        "python -c pass": ([sys.executable, "-c", "pass"], base),
+        "rebootspec count (codex rollout)": ([*rebootspec, "count", str(rollout)], base),
+        "rebootspec whoami (CODEX_THREAD_ID)": (
+            [*rebootspec, "whoami", "--field", "reboots"],
+            {**base, "CODEX_THREAD_ID": CODEX_ID},
+        ),
+        "rebootspec whoami (PI_SESSION_FILE)": (
+            [*rebootspec, "whoami", "--field", "reboots"],
+            {**base, "PI_SESSION_FILE": str(session), "PI_SESSION_ID": PI_ID},  # as pi sets both
+        ),
+    }
+
+
+def timed(argv: list[str], env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, check=False, env=env)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-300:]!r}")
+    return elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=20)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="whoami-bench-") as folder:
+        home = Path(folder)
+        chosen = commands(home, *fake_home(home))
+        times: dict[str, list[float]] = {name: [] for name in chosen}
+        ratios: dict[str, list[float]] = {name: [] for name in chosen}
+        for command, env in chosen.values():  # warm the file cache and the bytecode
+            timed(command, env)
+        for _ in range(args.rounds):
+            floor = 0.0
+            for name, (command, env) in chosen.items():
+                elapsed = timed(command, env)
+                floor = floor or elapsed
+                times[name].append(elapsed)
+                ratios[name].append(elapsed / floor)
+    print(f"whole processes, {args.rounds} rounds interleaved; load {os.getloadavg()[0]:.1f}")
+    print(f"  {'command':<40} {'best ms':>8} {'median':>8} {'ratio (median of paired)':>26}")
+    for name, values in times.items():
+        best, median = min(values) * 1000, statistics.median(values) * 1000
+        ratio = statistics.median(ratios[name])
+        print(f"  {name:<40} {best:8.1f} {median:8.1f} {ratio:25.2f}x")
+    print(f"  (rebootspec: {' '.join(entry_point())}; target: at most 2x, issue #34)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
