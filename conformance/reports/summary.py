@@ -21,7 +21,7 @@ from .report import show_answer
 SCREEN_ROWS = 24
 # Rows the summary leaves for the lines above it on the screen (pytest's totals line, a prompt).
 RESERVED_ROWS = 2
-MIN_LISTED = 3
+MIN_LISTED = 1  # one failing case is shown even on a tiny terminal
 
 
 def cases(n: int) -> str:
@@ -115,7 +115,15 @@ def summary_lines(
             tail.append(f"  ({' '.join(str(first['detail']).split())})")
     if not bad:
         return head + tail
-    room = height - RESERVED_ROWS - sum(rows(line, width) for line in head + tail) - 2
+    where = "all in the report" if written else "all with --report-dir DIR"
+
+    def title(listed: int) -> str:
+        shown = f"the first {listed}; {where}" if listed < len(bad) else "all"
+        return f"not passing: {len(bad)} ({shown}); inputs under {corpus}/"
+
+    # the section's heading line, the title at its longest, and every other line
+    fixed = head + tail + [title(len(bad) - 1)]
+    room = height - RESERVED_ROWS - 1 - sum(rows(line, width) for line in fixed)
     listed: list[str] = []
     used = 0
     for case in bad:
@@ -124,7 +132,4 @@ def summary_lines(
             break
         listed.append(line)
         used += rows(line, width)
-    where = "all in the report" if written else "all with --report-dir DIR"
-    shown = f"the first {len(listed)}; {where}" if len(listed) < len(bad) else "all"
-    title = f"not passing: {len(bad)} ({shown}); inputs under {corpus}/"
-    return [*head, title, *listed, *tail]
+    return [*head, title(len(listed)), *listed, *tail]
