@@ -223,6 +223,24 @@ def quick_args(argv: list[str]) -> Args | None:
     return args
 
 
+HELP = ("-h", "--he", "--hel", "--help")  # argparse takes a unique prefix of --help
+
+
+def help_among_others(argv: list[str]) -> bool:
+    """Whether help is asked beside a path, a session or an option (`count STORE -h`).
+
+    argparse would print help and exit 0 wherever `-h` stands, so a session or path named
+    `-h` would answer nothing and succeed. Help is help only when it is the only word after the
+    command; anywhere else it is a usage error (exit 2), never a silent success.
+    """
+    if not argv or argv[0] not in EXAMPLES or len(argv) <= 2:
+        return False
+    words = argv[1:]
+    if "--" in words:
+        words = words[: words.index("--")]
+    return any(word in HELP for word in words)
+
+
 def count_with_retry(
     path: str,
     retries: int,
@@ -262,6 +280,12 @@ def main(
     """Run one command and return its exit code; tests and the runner call it in process."""
     out = out or sys.stdout
     err = err or sys.stderr
+    if help_among_others(argv):
+        err.write(
+            "usage error: -h/--help is asked alone (count --help); a session named -h is "
+            "named after -- (count PATH -- -h)\n"
+        )
+        return EXIT_USAGE
     args: Args | argparse.Namespace | None = quick_args(argv)
     if args is None:
         try:

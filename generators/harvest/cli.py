@@ -59,6 +59,10 @@ def compaction_records(path: Path) -> int:
             count += 1
         elif isinstance(value, dict) and _holds_snapshot(value.get("$set")):
             count += 1  # Gemini CLI: a history replacement that holds a snapshot (GEM-3)
+        elif isinstance(value, dict) and value.get("type") == "session.compaction_complete":
+            data = value.get("data")  # the Copilot CLI: applied, of the main agent (CPL-3, CPL-5)
+            applied = isinstance(data, dict) and data.get("success") is True
+            count += int(applied and "agentId" not in value)
     return count
 
 

@@ -274,6 +274,7 @@ def version_key(version: str) -> tuple[int, ...]:
 def title(item: Harvested, expect: dict[str, Any]) -> str:
     entry = item.entry
     names = {"codex": "Codex", "gemini-cli": "Gemini CLI", "pi": "pi", "opencode": "opencode"}
+    names["copilot-cli"] = "GitHub Copilot CLI"
     name = names.get(item.host, item.host)
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"
     if expect["outcome"] == "reject" and expect["error"] != "E-UNMEASURABLE":

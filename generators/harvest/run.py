@@ -10,10 +10,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hosts import chat_loop, codex, gemini, opencode, pi
+from .hosts import chat_loop, codex, copilot_cli, gemini, opencode, pi
 from .hosts.common import HarvestError, Install, NotRunnable, install
 
-HOSTS = {"codex": codex, "pi": pi, "gemini": gemini, "opencode": opencode, "chat-loop": chat_loop}
+HOSTS = {
+    "codex": codex,
+    "pi": pi,
+    "gemini": gemini,
+    "opencode": opencode,
+    "chat-loop": chat_loop,
+    "copilot-cli": copilot_cli,
+}
 
 
 def install_host(host: str, version: str) -> Install:

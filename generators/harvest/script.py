@@ -8,7 +8,8 @@ server's log (not a counter) says how many. Directives, in the text of a user me
 - ``report N input tokens``: the replies of this turn report N input tokens (over the host's
   threshold, so the host compacts: before its next turn, or after a tool call mid-turn);
 - ``answer with K shell tool calls``: the turn's first K replies are shell tool calls (``K long
-  shell tool calls``: each prints ``LONG_OUTPUT`` characters);
+  shell tool calls``: each prints ``LONG_OUTPUT`` characters; ``K medium shell tool calls``:
+  ``MEDIUM_OUTPUT``);
 - ``spawn a forked subagent``: the turn's first reply calls ``spawn_agent`` with
   ``fork_context: true`` (Codex);
 - ``spawn a task subagent``: the turn's first reply calls opencode's ``task`` tool (a child
@@ -47,21 +48,28 @@ SUMMARY_MARKERS = (
     "summary of our conversation above",  # opencode 1.0 (the request's last user text)
     "prompt for continuing our conversation above",  # opencode 1.1-1.2
     "anchored summary",  # opencode 1.14 and later ("Create a new / Update the anchored summary")
+    "create a detailed summary of the conversation so far",  # Copilot CLI (1.0.x)
 )
 SMALL_USAGE = 1000
 SUMMARY_PREFIX = "HARVEST-SUMMARY"
 
 _USAGE = re.compile(r"report (\d+) input tokens")
-_CALLS = re.compile(r"answer with (\d+) (long |whoami )?shell tool calls?")
+_CALLS = re.compile(r"answer with (\d+) (long |medium |whoami )?shell tool calls?")
 # `answer with K whoami shell tool calls`: each call runs WHOAMI (issue #34: the host's shell
 # names its session to `rebootspec whoami`); the server logs the output the host sends back.
 # By the path the harvest exports (a login shell, as Codex's, sets PATH again).
 WHOAMI = '"${REBOOTSPEC_BIN:-rebootspec}" whoami --json'
 LONG_OUTPUT = 30000  # characters a long call prints: opencode's bash tool keeps up to 30,000
+# A medium call prints this many: the Copilot CLI moves a tool output over about 20 KB into a
+# file and keeps only a note in the context, so only outputs under that fill its window.
+MEDIUM_OUTPUT = 15000
 _PROGRESS = re.compile(SUMMARY_PREFIX + r" [0-9a-f]{12} calls=(\d+)")
 _SPAWN = "spawn a forked subagent"
 # The spawned agent's task: one tool call over the limit, so it compacts once mid-turn itself.
 SUBAGENT_PROMPT = "Subagent task. answer with 1 shell tool calls; report 60000 input tokens"
+# The Copilot CLI counts tokens itself (the usage reported is not read): its sub-agent compacts
+# once its own calls' outputs fill the window.
+COPILOT_SUBAGENT_PROMPT = "Subagent task. answer with 6 medium shell tool calls"
 _FAIL = "fail the summary"
 _REFUSE = "refuse the summary"
 _TASK = "spawn a task subagent"
@@ -325,15 +333,15 @@ def wants_cut(request: Request) -> bool:
 
 
 def _shell_call(
-    request: Request, step: int, long: bool = False, whoami: bool = False
+    request: Request, step: int, size: int = 0, whoami: bool = False
 ) -> tuple[str, dict[str, Any]]:
-    """A harmless shell call in the shape of whichever shell tool the host offers; a long one
-    prints ``LONG_OUTPUT`` characters after its step (old outputs a host may prune); a whoami
-    one runs ``WHOAMI``."""
+    """A harmless shell call in the shape of whichever shell tool the host offers; a long or
+    medium one prints ``size`` characters after its step (outputs that fill a window, old
+    outputs a host may prune); a whoami one runs ``WHOAMI``."""
     text = f"echo harvest-step-{step}"
     argv = ["echo", f"harvest-step-{step}"]
-    if long:
-        text += f"; head -c {LONG_OUTPUT} /dev/zero | tr '\\0' x"
+    if size:
+        text += f"; head -c {size} /dev/zero | tr '\\0' x"
     if whoami:
         text, argv = f"{WHOAMI} 2>&1", ["sh", "-c", f"{WHOAMI} 2>&1"]
     shapes: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -404,12 +412,20 @@ def decide(request: Request) -> Reply:
             "prompt": SUBAGENT_PROMPT,
             "subagent_type": "general",
         }
+        if "agent_type" in request.required.get(task, ()):  # the Copilot CLI's task tool
+            arguments = {
+                "description": "harvest subtask",
+                "prompt": COPILOT_SUBAGENT_PROMPT,
+                "agent_type": "task",
+                "name": "harvester",
+            }
         return Reply(kind="tool", tool=task, arguments=arguments, input_tokens=tokens)
     calls_match = _CALLS.search(directive)
     wanted = int(calls_match.group(1)) if calls_match else 0
     if done < wanted:
         kind = calls_match.group(2) if calls_match is not None else None
-        name, arguments = _shell_call(request, done + 1, kind == "long ", kind == "whoami ")
+        size = {"long ": LONG_OUTPUT, "medium ": MEDIUM_OUTPUT}.get(kind or "", 0)
+        name, arguments = _shell_call(request, done + 1, size, kind == "whoami ")
         return Reply(kind="tool", tool=name, arguments=arguments, input_tokens=tokens)
     if wanted:  # the usage pushed each tool call over; the turn's answer reports little
         tokens = SMALL_USAGE

@@ -20,11 +20,14 @@ The first two record no compression: their rows expect ``E-UNMEASURABLE`` (GEM-7
 basic-agent-chat-loop (PyPI): 1.5.1 (JSON + Markdown in ~/agent-conversations, resume replays),
 1.6.0 (``#compact``/``#resume``, summaries; saves at exit), 1.7.0 (saves after every turn),
 1.9.0 (session persister/restorer components), 1.10.0 (the newest).
+GitHub Copilot CLI: 1.0.60 (the last with readable JS and schemas), 1.0.85 (the Copilot SDK's
+pin of mid 2026), 1.0.102 (the newest: `outcome`, `model.*`). 1.0.20 runs, but each tool call
+over the scripted server took about 100 s of CPU there (a scenario outlives the 600 s limit).
 """
 
 from __future__ import annotations
 
-from .hosts import chat_loop, codex, gemini, opencode, pi
+from .hosts import chat_loop, codex, copilot_cli, gemini, opencode, pi
 
 VERSIONS: dict[str, tuple[str, ...]] = {
     "codex": ("0.40.0", "0.80.0", "0.111.0", "0.130.0", "0.150.1", "0.166.0", "0.169.0"),
@@ -32,6 +35,7 @@ VERSIONS: dict[str, tuple[str, ...]] = {
     "gemini": ("0.38.2", "0.39.1", "0.44.0", "0.61.0"),
     "opencode": ("1.0.0", "1.0.98", "1.1.65", "1.2.1", "1.14.41", "1.18.33"),
     "chat-loop": ("1.5.1", "1.6.0", "1.7.0", "1.9.0", "1.10.0"),
+    "copilot-cli": ("1.0.60", "1.0.85", "1.0.102"),
 }
 
 
@@ -44,6 +48,7 @@ def jobs() -> list[tuple[str, str, str]]:
         ("gemini", gemini),
         ("opencode", opencode),
         ("chat-loop", chat_loop),
+        ("copilot-cli", copilot_cli),
     ):
         for version in VERSIONS[host]:
             out.extend(

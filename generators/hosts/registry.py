@@ -9,6 +9,7 @@ from __future__ import annotations
 from .chat_loop.case import ADAPTER as CHAT_LOOP
 from .claude_code.case import ADAPTER as CLAUDE_CODE
 from .codex.case import ADAPTER as CODEX
+from .copilot_cli.case import ADAPTER as COPILOT_CLI
 from .gemini_cli.case import ADAPTER as GEMINI_CLI
 from .nohost.case import ADAPTER as NO_HOST
 from .opencode.case import ADAPTER as OPENCODE
@@ -25,4 +26,5 @@ ADAPTERS: tuple[Adapter, ...] = (
     CHAT_LOOP,
     NO_HOST,
     OPENCODE,
+    COPILOT_CLI,
 )

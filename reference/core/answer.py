@@ -89,21 +89,23 @@ class RecordCount(Answer):
 
     def timeline(self) -> str:
         """A human timeline of a record host's log: counted records, inherited ones, warnings."""
-        version = f" {self.host_version}" if self.host_version else ""
+        from .printable import printable  # ERR-10: ids and texts from the file, escaped
+
+        version = f" {printable(self.host_version)}" if self.host_version else ""
         rows = [f"host: {self.host}{version}  era: {self.era or '-'}  records: {self.records}"]
         for event in self.events:  # in the order of the session's history
             details = ", ".join(_detail(k, v) for k, v in event.items() if k not in _PLACE)
             # an event of a chain of files (basic-agent-chat-loop) is at a line of its own file
             line = event["line"]
-            where = f"{event['file']}:{line}" if "file" in event else f"line {line:>7}"
-            rows.append(f"{where}  REBOOT  ({details})")
+            place = f"{printable(str(event['file']))}:{line}" if "file" in event else ""
+            rows.append(f"{place or f'line {line:>7}'}  REBOOT  ({details})")
         for line in self.inherited:
             rows.append(f"line {line:>7}  inherited from the source thread, not counted (RBT-3)")
         if self.companions:
             rows.append(f"companion records seen and not counted (RBT-2): {self.companions}")
         for notice in self.notices:
             where = f"line {notice.line}" if notice.line is not None else "file"
-            rows.append(f"warning {notice.code} ({where}): {notice.message}")
+            rows.append(f"warning {notice.code} ({where}): {printable(notice.message)}")
         total = f"reboots: {self.reboots}"
         if self.on_path is not None:
             total += f"  (on the current path: {self.on_path})"
@@ -127,4 +129,6 @@ def _detail(key: str, value: object) -> str:
     if isinstance(value, bool):
         yes, no = _FLAG_WORDS.get(key, (key.replace("_", " "), f"not {key.replace('_', ' ')}"))
         return yes if value else no
-    return f"{_WORDS.get(key, key)} {value}"
+    from .printable import printable  # ERR-10: ids and texts from the file, escaped
+
+    return f"{_WORDS.get(key, key)} {printable(str(value))}"

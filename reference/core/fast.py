@@ -40,7 +40,7 @@ from typing import IO, TYPE_CHECKING, Any
 import msgspec
 import orjson
 
-from .errors import E_LIMIT, Notice, Rejection
+from .errors import E_LIMIT, E_READ, Notice, Rejection
 from .jsontext import BOM, DEPTH_LIMIT
 
 if TYPE_CHECKING:
@@ -78,8 +78,8 @@ def blocks(stream: IO[bytes]) -> Iterator[tuple[Numbers, list[Line], bool]]:
     first = 1
     short = True  # the previous block's lines were short
     while True:
-        if filled == len(buf):  # a line longer than the buffer: a new, bigger one
-            bigger = bytearray(2 * len(buf))
+        if filled == len(buf):  # a line longer than the buffer: a new, bigger one, by half
+            bigger = bytearray(len(buf) * 3 // 2)  # (old and new are held while copying: JSV-4)
             bigger[:filled] = buf
             buf = bigger
         with memoryview(buf) as whole, whole[filled:] as room:
@@ -92,7 +92,7 @@ def blocks(stream: IO[bytes]) -> Iterator[tuple[Numbers, list[Line], bool]]:
         end = buf.rfind(b"\n", 0, filled)
         if end < 0:
             continue
-        lines = _split(buf, end) if short else _views(buf, end)
+        lines = _split(buf, end) if short and end < _BIG else _views(buf, end)
         numbers: Numbers
         if _maybe_blank(lines, short):
             numbers, lines, count = _filled(buf, end, first, short)
@@ -110,6 +110,7 @@ def blocks(stream: IO[bytes]) -> Iterator[tuple[Numbers, list[Line], bool]]:
 
 
 _LONG = 2048  # bytes: lines longer than this on average are views, not copies
+_BIG = 4 * _CHUNK  # a block this big (a long line came) is never copied whole: JSV-4's bound
 
 
 def _split(buf: bytearray, end: int) -> list[Line]:
@@ -272,17 +273,17 @@ def _read(
 
 def whole(raw: Line, line: int, terminated: bool, notices: list[Notice]) -> list[Any]:
     """The values of one line, whole, exactly as `jsonvalues.iter_values` reads them."""
-    from .jsonvalues import _split
+    from .jsonvalues import LONG_LINE, _split
 
     try:
-        return [orjson.loads(raw)]
+        if len(raw) < LONG_LINE:  # a long one is split without orjson's costly error (JSV-4)
+            return [orjson.loads(raw)]
     except orjson.JSONDecodeError as error:
         if "depth limit" in str(error):
             raise Rejection(
                 line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
             ) from None
-    data = bytes(raw) + b"\n" if terminated else bytes(raw)
-    return [value for _, value in _split(data, line, notices)]
+    return [value for _, value in _split(raw, line, notices, terminated)]  # no copy: JSV-4
 
 
 def depth_limit_holds(decode: Callable[[bytes], object]) -> bool:
@@ -324,6 +325,12 @@ def count_records_fast(
         return result
     except OSError:
         raise
+    except Rejection as rejection:
+        if rejection.line == 0 and rejection.code in (E_LIMIT, E_READ):
+            # The file itself (a `.zst` past its bounds, or cut short, CDX-7): every line
+            # before was read without doubt, so the readable path would stop at the same byte.
+            raise
+        last_fallback = f"rejection {rejection.code}"
     except Fallback as reason:
         last_fallback = str(reason) or "fallback"
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as error:

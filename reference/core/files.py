@@ -10,13 +10,20 @@ import io
 import os
 import stat
 
-from .errors import E_READ, Rejection
+from .errors import E_LIMIT, E_READ, Rejection
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 COMPRESSED = ".zst"  # CDX-7: a zstd-compressed log (Codex compresses idle rollouts)
+
+# CDX-7 / ERR-8: how much a `.zst` may inflate. Real logs compress 4-20 times (Codex, pi and
+# Claude Code files measured at zstd's levels 3 and 19); a bomb of run-length blocks, about
+# 30,000. Past either bound the read ends with E-LIMIT, before memory or time run out.
+ZSTD_RATIO = 1000  # decompressed bytes per compressed byte ...
+ZSTD_FLOOR = 1 << 20  # ... though a small file may always give this much
+ZSTD_ABSOLUTE = 16 << 30  # and no file more than this (16 GiB)
 
 
 def open_log(path: str | os.PathLike[str]) -> BinaryIO:
@@ -31,17 +38,28 @@ def open_log(path: str | os.PathLike[str]) -> BinaryIO:
     import zstandard
 
     reader = zstandard.ZstdDecompressor().stream_reader(stream, closefd=True)
-    return io.BufferedReader(ZstdRaw(reader, os.fspath(path)))
+    bound = inflation_bound(os.fstat(stream.fileno()).st_size)
+    return io.BufferedReader(ZstdRaw(reader, os.fspath(path), bound))
+
+
+def inflation_bound(compressed: int) -> tuple[int, str]:
+    """The most bytes a `.zst` of `compressed` bytes may give, and why (CDX-7, ERR-8)."""
+    by_ratio = max(ZSTD_FLOOR, ZSTD_RATIO * compressed)
+    if by_ratio <= ZSTD_ABSOLUTE:
+        return by_ratio, f"{by_ratio:,} bytes, {ZSTD_RATIO:,} times its compressed size"
+    return ZSTD_ABSOLUTE, f"{ZSTD_ABSOLUTE:,} bytes, the bound for any compressed log"
 
 
 class ZstdRaw(io.RawIOBase):
-    """A raw stream over zstandard's reader that turns its errors into E-READ (ERR-12, CDX-7)."""
+    """A raw stream over zstandard's reader that turns its errors into E-READ (ERR-12, CDX-7)
+    and ends with E-LIMIT once it has given more than `bound` bytes (ERR-8)."""
 
-    def __init__(self, reader: Any, name: str) -> None:
+    def __init__(self, reader: Any, name: str, bound: tuple[int, str]) -> None:
         super().__init__()
         self._reader = reader
         self.name = name
         self._checked = False
+        self._left, self._why = bound[0] + 1, bound[1]  # one byte past the bound proves it
 
     def readable(self) -> bool:
         return True
@@ -49,10 +67,16 @@ class ZstdRaw(io.RawIOBase):
     def readinto(self, buffer: Any) -> int:
         import zstandard
 
+        if not self._left:
+            raise Rejection(0, E_LIMIT, f"decompressed past {self._why}")
         try:
-            count = int(self._reader.readinto(buffer))
+            with memoryview(buffer) as whole, whole[: self._left] as room:
+                count = int(self._reader.readinto(room))
         except zstandard.ZstdError as error:
             raise Rejection(0, E_READ, f"not a zstd-compressed log ({error})") from None
+        self._left -= count
+        if not self._left:
+            raise Rejection(0, E_LIMIT, f"decompressed past {self._why}")
         if count == 0 and len(buffer) and not self._checked:
             self._checked = True  # the reader ends quietly inside a frame: ask the frames
             from .zstdframes import cut_short

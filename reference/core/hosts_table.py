@@ -39,7 +39,12 @@ SOURCE = (b'# The host table (rule HST-1): every host whose logs spec 3.0 counts
  b'nd later).\neras = ["O0", "O1", "O2", "O3"]\n\n[basic-agent-chat-loop]\nname = "basi'
  b'c-agent-chat-loop"\nchapter = "hosts/basic-agent-chat-loop.md"\nrule_prefixes = ["'
  b'BCL"]\nmodule = "chat_loop"\ndetect_rank = 2\n# BCL-2: M0 the markdown sessions bef'
- b'ore 1.6.0 (no compaction: 0), M1 from 1.6.0 (restorations).\neras = ["M0", "M1"]\n')
+ b'ore 1.6.0 (no compaction: 0), M1 from 1.6.0 (restorations).\neras = ["M0", "M1"]\n'
+ b'\n[copilot-cli]\nname = "GitHub Copilot CLI"\nchapter = "hosts/copilot-cli.md"\nrule'
+ b'_prefixes = ["CPL"]\n# CPL-2: P0 (up to 0.0.372: no compaction, counts 0), P1 (0.'
+ b'0.376 to about 1.0.9x), P2 (1.0.102:\n# `outcome`, `compactionAttemptId`). No era'
+ b' is unmeasurable. Also VS Code\'s Agent Host (CPL-11).\neras = ["P0", "P1", "P2"]\n'
+ b'module = "copilot_cli"\ndetect_rank = 60\n')
 
 TABLE = {'vscode': {'name': 'VS Code Copilot Chat',
             'chapter': 'hosts/vscode.md',
@@ -83,4 +88,10 @@ TABLE = {'vscode': {'name': 'VS Code Copilot Chat',
                            'rule_prefixes': ['BCL'],
                            'module': 'chat_loop',
                            'detect_rank': 2,
-                           'eras': ['M0', 'M1']}}
+                           'eras': ['M0', 'M1']},
+ 'copilot-cli': {'name': 'GitHub Copilot CLI',
+                 'chapter': 'hosts/copilot-cli.md',
+                 'rule_prefixes': ['CPL'],
+                 'eras': ['P0', 'P1', 'P2'],
+                 'module': 'copilot_cli',
+                 'detect_rank': 60}}

@@ -36,6 +36,8 @@ def parse_json(raw: bytes, line: int) -> Any:
     double range), so on failure the text is decoded with replacement and parsed again by the
     standard library, which accepts exactly those.
     """
+    if len(raw) >= LONG_TEXT:
+        _check_long(raw, line)
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as first:
@@ -44,6 +46,33 @@ def parse_json(raw: bytes, line: int) -> Any:
                 line, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels"
             ) from None
         return parse_slowly(raw.decode("utf-8", "replace"), line, short_error(first))
+
+
+# JSV-4: a text this long is checked by msgspec before orjson reads it: orjson's error on it
+# builds the whole text as a string (up to 12 times the line), msgspec's costs nothing.
+LONG_TEXT = 1 << 20
+SURROGATE = rb"\\u[dD][89abcdefABCDEF]"  # an escaped surrogate: only `json` reads it (a regex)
+
+
+def _check_long(raw: bytes, line: int) -> None:
+    """E-JSON for a long text that is not JSON, found without building it (ERR-3, JSV-4).
+
+    Only what every parser here refuses is decided: texts with an escaped surrogate or a
+    number msgspec refuses, and nesting, are left to the parsers that decide them now."""
+    import re  # here: `re` costs start-up, and only a long text needs it
+
+    import msgspec
+
+    if re.search(SURROGATE, raw):
+        return
+    try:
+        msgspec.json.decode(raw, type=msgspec.Raw)
+    except msgspec.DecodeError as error:
+        why = str(error).removeprefix("JSON is malformed: ").split(" (byte ")[0]
+        if "number" not in why:
+            raise Rejection(line, E_JSON, f"not valid JSON ({why})") from None
+    except RecursionError:
+        return
 
 
 def parse_slowly(text: str, line: int | None, why: str) -> Any:

@@ -15,6 +15,7 @@ from functools import cache
 
 import orjson
 
+from .blankruns import BLANK_LINES, skip_run
 from .errors import E_LIMIT, W_TORN_TAIL, Notice, Rejection
 from .jsontext import BOM, DEPTH_LIMIT, deeper_than, js_int, reject_constant
 
@@ -24,7 +25,12 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any, BinaryIO
 
+    Buffer = bytes | bytearray | memoryview
+
 W_SKIPPED = "W-SKIPPED"  # JSV-3: a line (or its rest) that does not parse was skipped
+# JSV-4: a refused line this long is split value by value on its bytes (core/longline.py), not
+# decoded whole as text, which costs up to 4 bytes a character plus what the parser builds.
+LONG_LINE = 1 << 20
 
 _WHITESPACE = " \t\r\n"
 
@@ -50,6 +56,10 @@ def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, 
         if line == 1 and raw.startswith(BOM):
             raw = raw[len(BOM) :]
         if not raw.strip(b" \t\r\n"):
+            line += skip_run(stream, BLANK_LINES)  # a run of them: at scanning speed
+            continue
+        if len(raw) >= LONG_LINE:  # never orjson's error on it: that builds it as text
+            yield from _split(raw, line, notices)
             continue
         try:
             value = orjson.loads(raw)
@@ -62,12 +72,26 @@ def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, 
         yield line, value
 
 
-def _split(raw: bytes, line: int, notices: list[Notice]) -> Iterator[tuple[int, Any]]:
+def _split(
+    raw: Buffer, line: int, notices: list[Notice], terminated: bool | None = None
+) -> Iterator[tuple[int, Any]]:
     """JSV-1: the values of a line orjson refused: glued records, or one value with bytes that
     are not UTF-8, a lone surrogate or a huge number (decoded as JavaScript's JSON.parse would),
-    or something that is not JSON at all."""
-    terminated = raw.endswith(b"\n")
-    text = raw.decode("utf-8", "replace")
+    or something that is not JSON at all. `terminated`: the line ended with LF (by default,
+    whether `raw` ends with it)."""
+    if terminated is None:
+        terminated = bytes(raw[-1:]) == b"\n"
+    if len(raw) >= LONG_LINE:
+        from .longline import split_long
+
+        rest = yield from split_long(memoryview(raw), line)
+        if rest is True:
+            return
+        if rest is False:  # what is left does not parse: JSV-2, JSV-3
+            _bad(line, terminated, notices)
+            return
+        raw = rest  # what only the text parser reads (escaped surrogates, infinite numbers)
+    text = str(raw, "utf-8", "replace")
     position = _skip_space(text, 0)
     while position < len(text):
         try:

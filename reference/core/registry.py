@@ -145,10 +145,11 @@ def detect(path: str | os.PathLike[str]) -> Host:
     if b"\n" not in first and len(head) == PEEK:  # the first line runs past the prefix
         if first.startswith(b'{"kind"') and b'"projectHash"' not in first:
             return first_row({"kind": None})  # a VS Code entry (see the module's docstring)
-        with open_log(path) as stream:  # another shape: read the first line to its end
-            stream.read(len(head))
-            first += stream.readline()
-    line = first.split(b"\n", 1)[0]
+        with open_log(path) as stream:  # another shape: read the first line to its end,
+            stream.read(len(head) - len(first))  # once, never copied (JSV-4)
+            line = stream.readline()
+    else:
+        line = first.split(b"\n", 1)[0]
     if not line:
         return fallback()  # no entry at all: ERR-1
     value = _first_value(line)
@@ -168,7 +169,20 @@ def _first_value(line: bytes) -> Any:
     """The first JSON value of the first line: the whole line, else the first of several glued
     values (JSV-1); None when it does not parse."""
     from .jsontext import js_int, parse_json, reject_constant
+    from .jsonvalues import LONG_LINE
 
+    if len(line) >= LONG_LINE:  # on its bytes, never decoded whole as text (JSV-4)
+        from .longline import split_long
+
+        values = split_long(memoryview(line), 1)
+        try:
+            return next(values)[1]
+        except StopIteration as done:
+            if done.value is True or done.value is False:
+                return None
+            line = bytes(done.value)  # only the text parser reads it (escaped surrogates)
+        except Rejection:
+            return None
     try:
         return parse_json(line, 1)
     except Rejection:

@@ -224,7 +224,8 @@ def _match(folder: str, name: str, store: Store | None, label: str) -> Found | N
         match = store.pattern.fullmatch(name)
         if match is None:
             return None
-        host, ident = store.host, match["id"]
+        # A name that carries no id (the Copilot CLI's `<id>/events.jsonl`): the folder's name.
+        host, ident = store.host, match["id"] or os.path.basename(folder)
     return Found(host, label, ident, os.path.join(folder, name))
 
 

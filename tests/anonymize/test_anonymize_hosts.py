@@ -265,6 +265,7 @@ def test_there_is_a_real_or_harvested_input_of_every_host() -> None:
         "gemini-cli",
         "opencode",
         "basic-agent-chat-loop",
+        "copilot-cli",
     }
 
 

@@ -30,6 +30,7 @@ def test_one_case_per_kind(tmp_path: Path) -> None:
         "gemini chat": None,
         "opencode store": None,
         "chat-loop chain": None,
+        "copilot events.jsonl": None,
     }
 
 
@@ -101,6 +102,8 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
     store, chain = chosen["opencode store"], chosen["chat-loop chain"]
     assert store is not None and store.host == "opencode" and store.session is not None
     assert chain is not None and chain.host == "basic-agent-chat-loop" and chain.input_root
+    copilot = chosen["copilot events.jsonl"]
+    assert copilot is not None and copilot.host == "copilot-cli" and copilot.expect["reboots"] > 0
     # The VS Code picks stay VS Code cases: a counter of VS Code alone smoke-tests its adapter.
     hosts = (
         "codex rollout",
@@ -109,6 +112,7 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
         "gemini chat",
         "opencode store",
         "chat-loop chain",
+        "copilot events.jsonl",
     )
     others = [case for label, case in chosen.items() if label not in hosts]
     assert all(case is not None and case.host == "vscode" for case in others)

@@ -60,8 +60,27 @@ def _records(path: Path, host: str) -> int:
         return _restored_on_chain(path)
     if host == "gemini-cli":
         return _gemini_snapshots(path)
+    if host == "copilot-cli":
+        return _copilot_applied(path)
     lines = path.read_text(encoding="utf-8").splitlines()
     return sum(1 for line in lines if line.strip() and json.loads(line).get("type") == RECORD[host])
+
+
+def _copilot_applied(path: Path) -> int:
+    """CPL-3/CPL-5 read on their own: applied `session.compaction_complete` events of the main
+    agent (no `agentId`), a fork's copies included."""
+    count = 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        value = json.loads(line)
+        data = value.get("data") or {}
+        if (
+            value.get("type") == "session.compaction_complete"
+            and "agentId" not in value
+            and data.get("success") is True
+            and data.get("summaryContent")
+        ):
+            count += 1
+    return count
 
 
 def _gemini_snapshots(path: Path) -> int:

@@ -107,3 +107,31 @@ def test_pi_compactions_are_runs_of_summary_requests() -> None:
     log = ["turn", "summary", "summary", "turn", "summary", "turn", "summary-failed", "turn"]
     assert compactions(log) == 2  # a split turn's two requests are one compaction
     assert compactions(["turn", "tool-call", "turn"]) == 0
+
+
+def test_the_copilot_clis_summary_request_medium_calls_and_task_tool() -> None:
+    """The Copilot CLI asks for its summary in the last user message; its window fills only
+    with outputs under its 20 KB spill limit (medium calls); its task tool needs a type."""
+    ask = "Please create a detailed summary of the conversation so far. The history is long."
+    assert script.is_summary_request(_chat(("user", "hi"), ("assistant", "ok"), ("user", ask)))
+    medium = script.decide(_chat(("user", "answer with 2 medium shell tool calls")))
+    assert medium.kind == "tool"
+    assert f"head -c {script.MEDIUM_OUTPUT} " in str(medium.arguments)
+    assert script.MEDIUM_OUTPUT < 20000 < script.LONG_OUTPUT
+    body: dict[str, Any] = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "spawn a task subagent"}],
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "task",
+                    "parameters": {"required": ["name", "prompt", "agent_type", "description"]},
+                },
+            }
+        ],
+    }
+    spawn = script.decide(script.parse("chat", body))
+    assert spawn.tool == "task"
+    assert spawn.arguments["agent_type"] == "task" and spawn.arguments["name"]
+    assert spawn.arguments["prompt"] == script.COPILOT_SUBAGENT_PROMPT

@@ -29,6 +29,7 @@ GEMINI_CASE = "8K9K"  # 2 reboots (two compressions)
 PI_REJECTED = "2LWG"  # E-LIMIT
 OPENCODE_CASE = "6RUU"  # a storage folder; its session has 1 reboot
 CHAT_LOOP_CASE = "2QKE"  # a chain of four files; the newest has 2 reboots
+COPILOT_CASE = "KS9Z"  # 2 reboots (a /compact and a background compaction, P2)
 # Every variable that could point a lookup at the machine's real stores.
 VARIABLES = (
     "HOME",
@@ -39,6 +40,7 @@ VARIABLES = (
     "PI_CODING_AGENT_DIR",
     "CLAUDE_CONFIG_DIR",
     "GEMINI_CLI_HOME",
+    "COPILOT_HOME",
     "XDG_DATA_HOME",
     "XDG_CACHE_HOME",  # the listing's cache goes under the fake home too
     "LOCALAPPDATA",
@@ -111,6 +113,11 @@ class FakeHome:
         home = Path(self.env.get("GEMINI_CLI_HOME", self.home))
         folder = home / ".gemini" / "tmp" / project / "chats"
         return _copy(case, folder / f"session-2026-03-03T10-00-{id8}.jsonl")
+
+    def add_copilot(self, sid: str, case: str = COPILOT_CASE) -> Path:
+        """The Copilot CLI's (and VS Code Agent Host's) `session-state/<id>/events.jsonl`."""
+        base = Path(self.env.get("COPILOT_HOME", self.home / ".copilot"))
+        return _copy(case, base / "session-state" / sid / "events.jsonl")
 
     def add_vscode_profile(
         self, sid: str, case: str = VSCODE_CASE, profile: str | None = None

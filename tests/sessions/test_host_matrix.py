@@ -24,6 +24,7 @@ from tests.sessions.fake_homes import (
     CHAT_LOOP_CASE,
     CLAUDE_CASE,
     CODEX_CASE,
+    COPILOT_CASE,
     GEMINI_CASE,
     OPENCODE_CASE,
     PI_CASE,
@@ -69,6 +70,8 @@ def build(home: FakeHome, cwd: Path) -> dict[str, tuple[Path, str, str, int]]:
     cases["opencode"] = (store, session, session, reboots(OPENCODE_CASE))
     chain, chat = home.add_chat_loop(cwd)
     cases["basic-agent-chat-loop"] = (chain, chat, "", reboots(CHAT_LOOP_CASE))
+    sid = "c0b1a2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d"
+    cases["copilot-cli"] = (home.add_copilot(sid), sid, "", reboots(COPILOT_CASE))
     return cases
 
 

@@ -14,19 +14,21 @@ if TYPE_CHECKING:
 def timeline(result: Any) -> str:
     """`result` is a `count.Count` (not imported: count imports this module lazily)."""
     """A human timeline: one row per compaction event or phantom, then the totals."""
+    from ...core.printable import printable  # ERR-10: texts from the file, escaped
+
     rows = [f"{'request':>7}  {'time (UTC)':<19}  {'marker':<33}  {'evidence':<34}  verdict"]
     by_request: dict[int, list[Any]] = {}
     for event in result.events:
         by_request.setdefault(event.request, []).append(event)
     for view in result.views:
         when = _time(view.timestamp)
-        marker = view.marker or "-"
+        marker = printable(view.marker or "-")
         if view.removed:
             rows.append(f"{view.index:>7}  {when:<19}  {marker:<33}  {'-':<34}  removed (CNT-5)")
             continue
         for event in by_request.get(view.index, []):
             label = event.key if event.kind == "provider" else _preview(event.key)
-            evidence = f"{event.source} {label}"
+            evidence = printable(f"{event.source} {label}")
             verdict = "REBOOT" if event.reboot else "same as previous"
             rows.append(
                 f"{view.index:>7}  {when:<19}  {marker:<33}  {evidence[:34]:<34}  {verdict}"
@@ -38,7 +40,7 @@ def timeline(result: Any) -> str:
             )
     for notice in result.notices:
         where = f"line {notice.line}" if notice.line is not None else f"request {notice.request}"
-        rows.append(f"warning {notice.code} ({where}): {notice.message}")
+        rows.append(f"warning {notice.code} ({where}): {printable(notice.message)}")
     rows.append(
         f"reboots: {result.reboots}  (requests: {result.requests}, events: {len(result.events)})"
     )

@@ -44,6 +44,7 @@ again with the readable path, so both paths give the same count, details and err
 
 import mmap
 import os
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -609,6 +610,7 @@ def _same_keys(raw: Any, keys: list[str | int]) -> bool:
 
 
 _CHUNK = 1 << 22  # bytes read at a time
+_NOT_LF = re.compile(rb"[^\n]")
 
 
 def _lines(stream: IO[bytes]) -> Iterator[memoryview]:
@@ -626,6 +628,10 @@ def _lines(stream: IO[bytes]) -> Iterator[memoryview]:
     start = scanned = filled = 0
     while True:
         end = buf.find(b"\n", scanned, filled)
+        if end == start and start:  # a run of empty pieces, skipped whole (issue 32)
+            more = _NOT_LF.search(buf, start, filled)
+            start = scanned = more.start() if more else filled
+            continue
         if end >= 0:
             yield memoryview(buf)[start : end + 1]
             start = scanned = end + 1

@@ -15,6 +15,7 @@ import os
 
 import orjson
 
+from ...core.blankruns import EMPTY_LINES, skip_run
 from ...core.errors import (
     E_EMPTY,
     E_ENTRY,
@@ -226,6 +227,7 @@ def replay_stream(stream: BinaryIO) -> Replay:
     for raw in stream:  # binary iteration splits on LF only (RPL-1)
         line += 1
         if raw == b"\n":
+            line += skip_run(stream, EMPTY_LINES)  # a run of them: at scanning speed
             continue
         if line == 1 and raw.startswith(BOM):  # RPL-2
             raw = raw[len(BOM) :]

@@ -1,0 +1,1 @@
+"""A model of the GitHub Copilot CLI writer (spec/hosts/copilot-cli.md): plan, writer, scenarios."""
