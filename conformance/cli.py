@@ -67,6 +67,11 @@ COMMANDS: dict[str, Command] = {
         'rebootspec run --candidate "./mytool count" --report-dir reports/',
         ".commands.run:run",
     ),
+    "cases": Command(
+        "list the corpus's cases (id, name, host, tags, rules), or export them for a harness",
+        "rebootspec cases --host codex -k fork",
+        ".commands.cases:cli",
+    ),
     "smoke": Command(
         "easy cases, one per kind of answer and host: is the candidate's adapter wired right?",
         'rebootspec smoke --candidate "./mytool count"',

@@ -167,6 +167,8 @@ CANDIDATE_SETTINGS = ("candidate", *ANSWER_SETTINGS, "case_timeout", "case_memor
 RUN_SETTINGS = tuple(SETTINGS)
 SMOKE_SETTINGS = (*CANDIDATE_SETTINGS, "profile", "hosts", "corpus", "conformance_snapshots")
 FUZZ_SETTINGS = CANDIDATE_SETTINGS
+# What decides a case's outcome, so a reproduce command repeats it (not where reports go).
+RERUN_SETTINGS = (*CANDIDATE_SETTINGS, "profile", "hosts", "corpus", "conformance_snapshots")
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
@@ -311,6 +313,21 @@ class Settings:
                 words += [setting.flag, value]
         return words
 
+    def rerun_words(self, names: Iterable[str] = RERUN_SETTINGS) -> list[str]:
+        """The settings of `names` as command-line words, wherever each came from (the command
+        line or a variable), so a printed command repeats the run in a clean shell."""
+        words: list[str] = []
+        for name in names:
+            setting = SETTINGS[name]
+            if setting.kind == "flag":
+                words += [setting.flag] if self.flag_source(name) else []
+            elif setting.kind == "list":
+                for item in self.names(name):
+                    words += [setting.flag, item]
+            elif (value := self.text(name)) is not None:
+                words += [setting.flag, value]
+        return words
+
     # -- parsed and checked values ---------------------------------------------------------
 
     def case_timeout(self) -> float:
@@ -348,11 +365,25 @@ class Settings:
         return Isolation(pass_env=self.pass_env(), memory_mb=self.case_memory())
 
     def candidate(self, isolation: Isolation | None = None) -> Candidate:
+        if self._given("candidate") == "":  # typed on the command line, unlike an empty variable
+            raise OptionError(
+                "--candidate is empty: give a command, or leave the option out to run the "
+                "bundled reference"
+            )
         text, where = self.source("candidate")
         try:
             return parse_candidate(text, isolation)
         except CandidateError as error:
             raise OptionError(f"{where}: {error}" if where else str(error)) from None
+
+    def report_dir(self) -> Path | None:
+        """The report folder; one that exists as something else than a folder is refused
+        before any case runs (the reports would fail to be written after all of them)."""
+        folder = self.path("report_dir")
+        if folder is not None and (folder.exists() or folder.is_symlink()) and not folder.is_dir():
+            where = self.source("report_dir")[1]
+            raise OptionError(f"{where} {folder}: exists and is not a folder")
+        return folder
 
     def corpus(self) -> Path:
         return self.path("corpus") or DEFAULT_CORPUS

@@ -97,7 +97,7 @@ class ConformanceRun:
             if divergences_file
             else {}
         )
-        self.report_dir = given.path("report_dir")
+        self.report_dir = given.report_dir()
         self.tags = tags
         self.records: list[Record] = []
 
@@ -177,6 +177,24 @@ class ConformanceRun:
         )
         return build(head, self.records, corpus_changes)
 
+    def summary(self, corpus_changes: list[str], written: list[Path]) -> list[str]:
+        """The terminal's last lines (reports/summary.py), sized to the terminal."""
+        import shutil
+
+        from .reports.summary import bare_command, summary_lines
+
+        report = self.report(corpus_changes)
+        bad = [c for c in report["cases"] if c["gate"] in ("fail", "xpass")]
+        size = shutil.get_terminal_size((80, 24))
+        return summary_lines(
+            report,
+            rerun=["rebootspec", "run", *settings(self.config).rerun_words()],
+            bare=bare_command(self.candidate, bad[0]) if bad else None,
+            written=written,
+            width=size.columns,
+            height=size.lines,
+        )
+
 
 def normalized_args(args: list[str]) -> list[str]:
     """The explicit test paths and node IDs, relative to the repository (the package: "")."""
@@ -201,9 +219,11 @@ def normalized_args(args: list[str]) -> list[str]:
 def failure_message(record: Record) -> str:
     from .reports.report import show_answer
 
+    named = f" {record.name}" if record.name and record.name != record.id else ""
     lines = [
-        f"{record.id} {record.outcome}: {record.detail}",
+        f"{record.id}{named} {record.outcome}: {record.detail}",
         f"  {record.title}",
+        f"  input {record.input}" + (f" (session {record.session})" if record.session else ""),
         f"  rules {', '.join(record.rules)}; expected {show_answer(record.expected)}, "
         f"actual {show_answer(record.actual)}",
     ]
@@ -279,9 +299,30 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput") and not updating:
         problem = startable(run.candidate)
         if problem is not None:
+            if _own_errors(config):
+                raise cannot_start(problem)
             pytest.exit(f"error: {problem}", returncode=2)
     if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_WorkerRecords(run), "conformance-worker-records")
+
+
+NOT_A_SLIP = "rebootspec_not_a_slip"
+
+
+def cannot_start(problem: str) -> pytest.UsageError:
+    """The candidate cannot be started: the run stops before the first case (exit 2). Not a
+    usage slip, so `rebootspec run` shows it as `error:` rather than `usage error:` (pytest's
+    UsageError is final: the difference is an attribute)."""
+    error = pytest.UsageError(problem)
+    setattr(error, NOT_A_SLIP, True)
+    return error
+
+
+def _own_errors(config: pytest.Config) -> bool:
+    """Whether `rebootspec run` words this run's errors (its plugin says so by an attribute):
+    then a stop is an exception it turns into one line, not pytest's `Exit:` banner."""
+    plugins = config.pluginmanager.get_plugins()
+    return any(getattr(plugin, "rebootspec_own_errors", False) for plugin in plugins)
 
 
 class _WorkerRecords:
@@ -308,18 +349,64 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """A case's readable name (spec/FIXTURES.md "Names") and host are keywords of its test, so
+    `-k codex/fork` selects by name as `-k K7QX` does by ID and `-k phantom` by tag."""
+    case = _case_of(item)
+    if case is not None and RUN_KEY in item.config.stash:
+        item.extra_keyword_matches.update((case.name, case.host))
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With --snapshot-update only the snapshot writer runs (no candidate)."""
-    if RUN_KEY in config.stash and config.getoption("update_snapshots", default=False):
+    """With --snapshot-update only the snapshot writer runs (no candidate). A `-k` that is a
+    whole case name selects that one case: pytest's `-k` matches substrings, and the name
+    `vscode/phantom/compacted` is part of `vscode/phantom/compacted-summaries`."""
+    if RUN_KEY not in config.stash:
+        return
+    if config.getoption("update_snapshots", default=False):
         kept = [item for item in items if item.path.name == EXPECTATIONS_FILE]
-        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
-        items[:] = kept
+    else:
+        wanted = (config.option.keyword or "").strip()
+        names = {case.name for case in config.stash[RUN_KEY].cases}
+        if wanted not in names:
+            return
+        kept = [item for item in items if (case := _case_of(item)) is None or case.name == wanted]
+    config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+    items[:] = kept
+
+
+def _case_of(item: pytest.Item) -> Case | None:
+    case = getattr(getattr(item, "callspec", None), "params", {}).get("case")
+    return case if isinstance(case, Case) else None
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     run = session.config.stash.get(RUN_KEY, None)
     if run is not None and run.collected is None:
         run.collected = [item.nodeid for item in session.items if item.name.startswith(CASE_TEST)]
+    _nothing_selected(session.config, session.items)
+
+
+_TOLD = pytest.StashKey[bool]()
+
+
+def _nothing_selected(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A `-k` or `-m` that selects no case is a usage slip (a typo in a name or a tag), told
+    before anything runs; pytest alone would run nothing and exit 5."""
+    run = config.stash.get(RUN_KEY, None)
+    if run is None or hasattr(config, "workerinput") or not run.cases:
+        return
+    if config.getoption("update_snapshots", default=False) or config.stash.get(_TOLD, False):
+        return
+    given = (("-k", config.option.keyword), ("-m", config.option.markexpr))
+    chosen = [f"{flag} {value!r}" for flag, value in given if value]
+    if chosen and not any(item.name.startswith(CASE_TEST) for item in items):
+        config.stash[_TOLD] = True
+        raise pytest.UsageError(
+            f"{' and '.join(chosen)} selects none of the {len(run.cases)} cases "
+            "(rebootspec cases -k WORD lists names, IDs, hosts and tags)"
+        )
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -359,6 +446,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if hasattr(config, "workerinput"):
         config.workeroutput[WORKER_KEY] = [record.to_json() for record in run.records]  # type: ignore[attr-defined]
         return
+    if run.collected == [] and not session.items:  # under xdist the workers chose the cases
+        _nothing_selected(config, [])
     changed = run.corpus_changes()
     config.stash[_CHANGED] = changed
     if changed:
@@ -386,12 +475,19 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             terminalreporter.write_line(f"  {line}")
     if not run.records:
         return
-    report = run.report(changed)
-    totals = report["totals"]
-    outcomes = ", ".join(f"{n} {name}" for name, n in totals["outcomes"].items())
-    gates = ", ".join(f"{n} {name}" for name, n in totals["gates"].items())
-    terminalreporter.section("conformance")
-    terminalreporter.write_line(f"{report['verdict']}: {totals['cases']} cases: {outcomes}")
-    terminalreporter.write_line(f"gate: {gates}")
-    for path in config.stash.get(_WRITTEN, []):
-        terminalreporter.write_line(f"report: {path}")
+    config.stash[_SUMMARY] = run.summary(changed, config.stash.get(_WRITTEN, []))
+
+
+_SUMMARY = pytest.StashKey[list[str]]()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's summary is printed last, after pytest's own totals line, so that on one
+    screen a red run ends with what failed, per host, and how to reproduce the first one."""
+    lines = config.stash.get(_SUMMARY, None)
+    terminal = config.pluginmanager.get_plugin("terminalreporter")
+    if not lines or terminal is None:
+        return
+    terminal.section("conformance")
+    for line in lines:
+        terminal.write_line(line)

@@ -49,3 +49,14 @@ class UsageParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"usage error: {self.prog}: {plain_message(self, message)} (try --help)\n")
         raise SystemExit(EXIT_USAGE)
+
+
+def os_reason(error: OSError) -> str:
+    """An operating system's refusal in rebootspec's one wording: "no such file" for a missing
+    file, else the system's words. The same as `reference.core.errors.os_reason`, written
+    again because the generators never import the reference (a test checks they agree)."""
+    import errno
+
+    if error.errno == errno.ENOENT:
+        return "no such file"
+    return error.strerror or str(error)

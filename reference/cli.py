@@ -11,7 +11,7 @@ import sys
 import time
 
 from . import count_path
-from .core.errors import E_EMPTY, E_JSON, W_RETRIED, Notice, Rejection
+from .core.errors import E_EMPTY, E_JSON, E_SESSION, W_RETRIED, Notice, Rejection, os_reason
 from .core.printable import dumps, printable
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
@@ -315,14 +315,30 @@ def main(
     if problem is not None:  # PRO-2: the caller's mistake, not the log's
         err.write(f"error: {shown}: {problem}\n")
         return EXIT_USAGE
+    if args.path is not None and in_store is not None:  # a prefix in a store; never ignored
+        from .sessions.lookup import within
+
+        code, in_store = within(path, in_store, err, args.host)
+        if code != EXIT_ANSWER:
+            return code
     try:
         result = count_with_retry(path, args.retry, args.readable, args.host, in_store)
     except Rejection as rejection:  # ERR-10: exit 1, one line on stderr, nothing on stdout
+        if rejection.code == E_SESSION and args.path is not None and in_store is not None:
+            from .sessions.lookup import by_prefix  # the store is listed only on a miss
+
+            code, full = by_prefix(path, in_store, err, args.host)
+            if code != EXIT_ANSWER:
+                return code
+            if full is not None:  # one session of the store starts with the given prefix
+                again = [args.command, path, "--session", full, "--retry", str(args.retry)]
+                again += ["--readable"] * args.readable + ["--host", args.host] * bool(args.host)
+                return main(again, out, err, prog)
         reason = printable(rejection.reason)
         err.write(f"error: {shown}:{rejection.line}: {rejection.code}: {reason}\n")
         return EXIT_REJECTED
     except OSError as error:
-        err.write(f"error: {shown}: cannot read: {printable(str(error.strerror or error))}\n")
+        err.write(f"error: {shown}: cannot read: {printable(os_reason(error))}\n")
         return EXIT_USAGE
     except MemoryError:
         err.write(f"error: {shown}:0: out of memory\n")

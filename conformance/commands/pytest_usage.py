@@ -21,14 +21,35 @@ UNRECOGNIZED = "unrecognized arguments: "
 
 
 class CommandLineError(Exception):
-    """pytest refused the command line; the message is one phrase saying what was wrong."""
+    """pytest refused the command line; the message is one phrase saying what was wrong.
+    `usage` is False for a run that cannot start for another reason (`error:`, not a slip)."""
+
+    def __init__(self, message: str, *, usage: bool = True) -> None:
+        super().__init__(message)
+        self.usage = usage
 
 
 class OwnUsageErrors:
-    """The plugin: remembers pytest's parser, and rewords a usage error raised while parsing."""
+    """The plugin: remembers pytest's parser, and rewords a usage error raised while parsing
+    or while the run is set up and collected (a bad setting, a `-k` that selects nothing, a
+    test path that does not exist), so each is one line of rebootspec's and exit 2."""
+
+    # The conformance plugin asks for this (plugin._own_errors) before raising rather than
+    # printing pytest's `Exit:` banner.
+    rebootspec_own_errors = True
 
     def __init__(self) -> None:
         self.parser: pytest.Parser | None = None
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_cmdline_main(self) -> Generator[None, object, object]:
+        from ..plugin import NOT_A_SLIP
+
+        try:
+            return (yield)
+        except pytest.UsageError as error:
+            usage = not getattr(error, NOT_A_SLIP, False)
+            raise CommandLineError(" ".join(str(error).split()), usage=usage) from None
 
     def pytest_addoption(self, parser: pytest.Parser) -> None:
         self.parser = parser

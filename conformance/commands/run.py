@@ -41,6 +41,11 @@ def suite_args(argv: list[str]) -> list[str]:
         "--rootdir",
         str(SUITE_DIR),
         "--conformance",
+        # The run ends with the conformance summary (one line per failing case, per host, a
+        # reproduce command): pytest's own list of failed node IDs and their long messages
+        # would push it off the screen. `-ra`, `--tb=short` after these bring them back.
+        "-rN",
+        "--tb=no",
         *argv,
     ]
 
@@ -60,5 +65,8 @@ def run(argv: list[str]) -> int:
     try:
         code = int(pytest.main(suite_args(pytest_argv(argv)), plugins=[OwnUsageErrors()]))
     except CommandLineError as error:
+        if not error.usage:
+            sys.stderr.write(f"error: {error}\n")
+            return EXIT_USAGE
         return usage_error(PROG, str(error))
     return EXIT_USAGE if code == pytest.ExitCode.USAGE_ERROR else code

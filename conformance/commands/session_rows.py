@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ...reference.core.errors import Notice, Rejection
+from ...reference.core.errors import Notice, Rejection, os_reason
 from ...reference.core.registry import detect, get
 from ...reference.sessions.finder import Found
 
@@ -54,7 +54,7 @@ def count_row(item: Found) -> Row:
     except FileNotFoundError:  # listed, then gone: deleted or moved (archived) meanwhile
         _warn(row, E_READ, "the file vanished while the scan ran")
     except OSError as error:
-        _warn(row, E_READ, f"cannot read: {error.strerror or error}")
+        _warn(row, E_READ, f"cannot read: {os_reason(error)}")
     except MemoryError:
         _warn(row, E_INTERNAL, "out of memory")
     except Exception as error:  # a bug in the reference, never the file's fault
@@ -130,7 +130,7 @@ def count_store(path: str, host_key: str, store: str) -> list[Row]:
         return [row]
     except OSError as error:
         row = _blank(Found(host_key, store, "", path, True))
-        _warn(row, E_READ, f"cannot read: {error.strerror or error}")
+        _warn(row, E_READ, f"cannot read: {os_reason(error)}")
         return [row]
     for ident, title, answer in answers:
         row = _blank(Found(host_key, store, ident, path, True))

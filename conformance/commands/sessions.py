@@ -130,6 +130,13 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
+    missing = [path for path in args.path or () if not os.path.lexists(path)]
+    if missing:  # a typo in a folder is the caller's slip, told before anything is walked
+        err.write(
+            f"usage error: rebootspec sessions: --path {missing[0]}: cannot read: no such file "
+            "(try --help)\n"
+        )
+        return 2
     hosts = tuple(args.host) if args.host else None
     walked = scan([] if args.path else roots(hosts), args.path or ())
     items = _select(walked.found, hosts if args.path is None else None, args.since)

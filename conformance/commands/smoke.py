@@ -13,7 +13,7 @@ from ..options import SMOKE_SETTINGS, OptionError, Settings, add_settings
 from ..runner.candidates import startable
 from ..runner.corpus import CorpusError, known_hosts, known_tags, load_corpus
 from ..runner.profiles import ProfileError, claimed_profile, load_profile
-from ..runner.smoke import smoke
+from ..runner.smoke import described, smoke
 from ..runner.snapshots import SnapshotFolder
 from .usage import EXIT_USAGE, UsageParser, usage_error
 
@@ -23,8 +23,7 @@ PROG = "rebootspec smoke"
 def build_parser() -> argparse.ArgumentParser:
     parser = UsageParser(
         prog=PROG,
-        description="Easy cases (VS Code: a count, a Push, a phantom, a rejection, a legacy "
-        ".json; a Codex rollout; a pi session; a Gemini CLI chat): exit 0 when the candidate "
+        description=f"{described()[0].upper()}{described()[1:]}: exit 0 when the candidate "
         "gets every case it claims right (--hosts leaves the other hosts' cases out). Each "
         "option is also read from the CONFORMANCE_* variable shown, as for `rebootspec run`.",
         epilog='example: rebootspec smoke --candidate "./mytool count"',

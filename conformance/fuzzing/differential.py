@@ -235,8 +235,10 @@ def _only_divergences(error: BaseException) -> bool:
 def build_parser() -> argparse.ArgumentParser:
     parser = UsageParser(
         prog="rebootspec fuzz",
-        description="Run a candidate on random sessions; shrink the first disagreement to a "
-        "minimal plan and write it as a new fixture folder plus an explanation. The candidate's "
+        description="Run a candidate on random VS Code sessions (the generator's plans draw "
+        "VS Code's chatSessions logs only; no other host's format is drawn); shrink the first "
+        "disagreement to a minimal plan and write it as a new fixture folder plus an "
+        "explanation. The candidate's "
         "options are also read from the CONFORMANCE_* variable shown, as for `rebootspec run`.",
         epilog='example: rebootspec fuzz --candidate "./mytool count" --out found/',
     )
@@ -291,9 +293,7 @@ def reproduce_command(argv: list[str], seed: int) -> str:
         if word.startswith("--seed="):
             continue
         words.append(word)
-    return shlex.join(
-        ["python", "-m", "rebootspec.conformance", "fuzz", *words, "--seed", str(seed)]
-    )
+    return shlex.join(["rebootspec", "fuzz", *words, "--seed", str(seed)])
 
 
 def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -> int:

@@ -51,6 +51,8 @@ def case_metadata(case: FuzzCase, played: Played, case_id: str, seed: int) -> di
     tags = case_tags(case, played)
     return {
         "id": case_id,
+        # spec/FIXTURES.md "Names": the seed and the ID keep two finds of one run apart
+        "name": f"vscode/fuzz/seed-{seed}-{case_id.lower()}",
         "title": title(case, tags),
         "rules": case_rules(case, tags),
         "tags": tags,

@@ -33,6 +33,7 @@ class Comparison:
     allowed: list[str] = field(default_factory=list)  # of those, the ones allowed explicitly
     repro: dict[str, str] = field(default_factory=dict)
     hosts: dict[str, str] = field(default_factory=dict)  # case ID -> its host (HST-1)
+    names: dict[str, str] = field(default_factory=dict)  # case ID -> its readable name
 
     @property
     def failed(self) -> bool:
@@ -118,6 +119,9 @@ def compare(
     for case_id in sorted(before.keys() | after.keys()):
         a, b = before.get(case_id), after.get(case_id)
         result.hosts[case_id] = str((b or a or {}).get("host", "vscode"))
+        named = str((b or a or {}).get("name") or case_id)
+        if named != case_id:  # the readable name first (spec/FIXTURES.md, "Names")
+            result.names[case_id] = named
         if a is None:
             assert b is not None
             result.added.append(case_id)
@@ -173,7 +177,8 @@ def format_comparison(result: Comparison, old_name: str, new_name: str) -> str:
     ):
         out.append(f"{title}: {len(ids)}")
         for case_id in ids:
-            out.append(f"  {case_id}  {result.lines[case_id]}")
+            named = f"  {result.names[case_id]}" if case_id in result.names else ""
+            out.append(f"  {case_id}{named}  {result.lines[case_id]}")
             if case_id in result.repro and title != "newly fixed":
                 out.append(f"    {result.repro[case_id]}")
     by_host = _by_host(result)

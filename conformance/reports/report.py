@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ...reference.core.errors import os_reason
 from ..runner.corpus import known_tags, spec_version
 from ..runner.outcome import GATE_FAILURES, PROTOCOL_VERSION, Gate, Outcome
 from ..versions import suite_version
 
 if TYPE_CHECKING:  # the renderer and the records are loaded only when a report is made
     import jinja2
+    from markupsafe import Markup
 
     from ..runner.records import Record
 
@@ -203,7 +205,39 @@ def _environment() -> jinja2.Environment:
     env.filters["mdblock"] = md_code_block
     env.filters["mdcode"] = md_code_span
     env.filters["clean"] = clean
+    env.filters["case_file"] = case_file
+    env.filters["file_url"] = file_url
+    env.filters["breakable"] = breakable
+    env.globals["used_columns"] = used_columns
     return env
+
+
+def used_columns(table: dict[str, dict[str, int]]) -> list[str]:
+    """The outcome columns some row of `table` has a case in, in the report's order: a column
+    of zeros only widens the page past a laptop's screen."""
+    return [col for col in COLUMNS if any(row.get(col) for row in table.values())]
+
+
+def breakable(word: str) -> Markup:
+    """An outcome as a column heading that may wrap after its hyphens (`missed-<wbr>error`)."""
+    from markupsafe import Markup, escape
+
+    return Markup("-<wbr>".join(escape(part) for part in str(word).split("-")))
+
+
+def case_file(case: dict[str, Any]) -> str:
+    """The case.toml that holds a case's expectation: the folder above its input (a file's
+    folder, or the case folder above `input/` for the folder containers)."""
+    path = Path(str(case.get("input") or ""))
+    for folder in (path.parent, *path.parents):
+        if folder.name == case.get("id"):
+            return str(folder / "case.toml")
+    return str(path.parent / "case.toml")
+
+
+def file_url(path: str) -> str:
+    """A `file://` link to a local path (report.html is read on the machine that ran)."""
+    return Path(path).as_uri() if Path(path).is_absolute() else path
 
 
 def show_answer(answer: dict[str, Any] | None) -> str:
@@ -301,6 +335,9 @@ _CASE_DEFAULTS: dict[str, Any] = {
     "divergence": None,
     "informative": {},
     "diagnostic": {},
+    "name": "",
+    "input": "",
+    "session": None,
 }
 
 
@@ -339,7 +376,7 @@ def load(path: Path) -> dict[str, Any]:
     try:
         data = orjson.loads(path.read_bytes())
     except OSError as error:
-        raise ValueError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise ValueError(f"{path}: cannot read: {os_reason(error)}") from None
     except orjson.JSONDecodeError as error:
         raise ValueError(f"{path}: not JSON: {error}") from None
     problem = report_problem(data)

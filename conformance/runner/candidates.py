@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import shlex
 import shutil
 import stat
@@ -186,6 +187,11 @@ def hide_workdir(text: str, workdir: Path) -> str:
     return text.replace(str(workdir), "<case>")
 
 
+# What is left of a word once `{path}` and `{session}` are taken out that was meant as one of
+# them (`{path`, `path}`, `{PATH}`, `{ path }`): a typo that would run every case on nothing.
+MALFORMED_PLACEHOLDER = re.compile(r"\{\s*(?:path|session)\b\s*\}?|\b(?:path|session)\s*\}", re.I)
+
+
 @dataclass(frozen=True)
 class CommandCandidate:
     """A command line (PRO-1): `{path}` is replaced by the input's path, or the path is appended."""
@@ -205,6 +211,14 @@ class CommandCandidate:
             ) from None
         if not argv or not argv[0]:
             raise CandidateError("the candidate command is empty")
+        for word in argv:
+            rest = word.replace("{path}", "").replace("{session}", "")
+            broken = MALFORMED_PLACEHOLDER.search(rest)
+            if broken:
+                raise CandidateError(
+                    f"malformed placeholder {broken.group()!r} in {word!r}: "
+                    "write {path} (and {session}) exactly"
+                )
         return cls(anchored(argv, Path.cwd() if base is None else base))
 
     def describe(self) -> list[str]:

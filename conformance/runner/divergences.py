@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...reference.core.errors import os_reason
 from .outcome import RUN_OUTCOMES
 
 
@@ -31,7 +32,7 @@ def load_divergences(path: Path, case_ids: set[str]) -> dict[str, Divergence]:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except OSError as error:
-        raise DivergenceError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise DivergenceError(f"{path}: cannot read: {os_reason(error)}") from None
     except tomllib.TOMLDecodeError as error:
         raise DivergenceError(f"{path}: not TOML: {error}") from None
     entries: dict[str, Divergence] = {}

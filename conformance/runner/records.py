@@ -46,6 +46,11 @@ class Record:
     diagnostic: dict[str, Any] = field(default_factory=dict)
     peak_rss_kb: int | None = None  # the candidate's peak resident memory, when measured
     host: str = "vscode"  # HST-1: the host whose log the case is
+    name: str = ""  # the case's readable name (spec/FIXTURES.md "Names"); "" in old reports
+    # What `{path}` names in the corpus (absolute), so a failure leads to its input; and the
+    # session asked about, when the case names one (PRO-1).
+    input: str = ""
+    session: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The record as report.json holds it (outcome and gate as their plain words)."""
@@ -71,6 +76,9 @@ def _base(case: Case, expected: dict[str, Any] | None) -> dict[str, Any]:
         "container": case.container,
         "expected": expected,
         "host": case.host,
+        "name": case.name,
+        "input": str(case.input.resolve()),
+        "session": case.session,
     }
 
 

@@ -63,6 +63,19 @@ def host_picks() -> tuple[Pick, ...]:
     )
 
 
+def described() -> str:
+    """What smoke runs, from the picks themselves (never a number typed twice): `11 cases:
+    VS Code's plain snapshot count, push, ...; one count of each other host: Codex rollout...`."""
+    others = [pick.label for pick in host_picks()]
+    return (
+        f"{len(PICKS) + len(others)} easy cases: VS Code's "
+        + ", ".join(pick.label for pick in PICKS)
+        + "; one count of each other host ("
+        + ", ".join(others)
+        + ")"
+    )
+
+
 def _counts_of(key: str) -> Callable[[Case], bool]:
     return lambda c: c.host == key and _counts_some(c)
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from ...fixtures import CORPUS_DIR
 from ..hosts.vscode.eras import eras
-from ..usage import UsageParser
+from ..usage import UsageParser, os_reason
 from ..view import HostView, ReferenceView
 from . import casefile
 from .add_inputs import Inputs, case_digest, inputs_of
@@ -271,7 +271,7 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
     try:
         data = found.data()
     except OSError as failure:
-        sys.stderr.write(f"error: {args.session}: cannot read: {failure.strerror or failure}\n")
+        sys.stderr.write(f"error: {args.session}: cannot read: {os_reason(failure)}\n")
         return EXIT_USAGE
     hint = None if args.hand_written else private_hint(data)
     if hint is not None and not args.force:
@@ -287,6 +287,7 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
         return EXIT_REFUSED
     case_id = new_id(taken(fixtures))
     table = case_table(args, case_id, rules, tags, found)
+    table = {"id": case_id, "name": casefile.free_name(table, fixtures)} | table
     errors = casefile.schema_problems(table, root="case")
     if errors:
         for problem in errors:
@@ -306,6 +307,7 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
     host = answer.get("host")
     if isinstance(host, str) and host != "vscode":  # HST-1: a case of another host names it
         table = with_host(table, host)
+        table["name"] = casefile.free_name(table, fixtures)  # its name starts with its host
     print(f"the reference's view of {args.session}:")
     print(timeline, end="")
     print(f"your expectation:   {mine.describe()}")
@@ -326,7 +328,7 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
         _write_case(fixtures / case_id, found, table)
     except OSError as failure:
         sys.stderr.write(
-            f"error: {fixtures / case_id}: {failure.strerror or failure}; nothing was written\n"
+            f"error: {fixtures / case_id}: {os_reason(failure)}; nothing was written\n"
         )
         return EXIT_USAGE
     what = "input/" if found.input is not None else f"session.{found.container}"

@@ -15,6 +15,7 @@ Bad input is a `CaseFileError` whose message is one line naming the file.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ...spec import SPEC_DIR
+from ..usage import os_reason
 
 SPEC = SPEC_DIR
 CASE_FILE = "case.toml"
@@ -37,6 +39,9 @@ FOLDER_CONTAINERS = ("sqlite", "storage", "markdown")
 INPUT_FOLDER = "input"
 # A four-character ID, or a real log's `realworld-<slug>` (spec/FIXTURES.md, "Real logs").
 ID_PATTERN = re.compile(r"^(?:[A-HJ-NP-Z2-9]{4}|realworld-[a-z0-9-]+)$")
+# A case's readable name (spec/FIXTURES.md, "Names"): lower-case words joined by `-`, in two
+# to five `/`-separated parts, the first the host's short name (`codex/fork/inherited-compacted`).
+NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9.-]*(?:/[a-z0-9][a-z0-9.-]*){1,4}$")
 # A rule is defined by a heading that starts with its ID (`### RPL-7 Push`, `## PRO-2 ...`).
 RULE_HEADING = re.compile(r"^#{2,4}\s+([A-Z]{3}-[0-9]+)\b", re.MULTILINE)
 RULE_FILES = ("SPEC.md", "PROTOCOL.md")
@@ -76,6 +81,7 @@ class CaseMeta:
     host: str = DEFAULT_HOST
     input_root: Path | None = None
     session: str | None = None
+    name: str = ""
 
     @property
     def copied(self) -> Path:
@@ -107,7 +113,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except OSError as error:
-        raise CaseFileError(path, f"cannot read: {error.strerror or error}") from None
+        raise CaseFileError(path, f"cannot read: {os_reason(error)}") from None
     except tomllib.TOMLDecodeError as error:
         raise CaseFileError(path, f"not TOML: {error}") from None
 
@@ -156,8 +162,12 @@ def _checked(meta: dict[str, Any], folder: Path) -> CaseMeta:
     session = meta.get("session")
     if session is not None and (not isinstance(session, str) or not session):
         raise ValueError(f"session {session!r} is not a session id")
+    name = meta.get("name", "")
+    if not isinstance(name, str) or (name and not NAME_PATTERN.match(name)):
+        raise ValueError(f"name {name!r} is not a path-like case name such as codex/fork/base")
     return CaseMeta(
         id=case_id,
+        name=name or case_id,
         title=str(meta["title"]),
         rules=tuple(str(rule) for rule in meta["rules"]),
         tags=tuple(str(tag) for tag in meta["tags"]),
@@ -232,7 +242,12 @@ def render(table: dict[str, Any]) -> str:
 
     Strings are JSON string literals, which are valid TOML basic strings (ASCII quotes and
     backslashes escaped, control characters as escapes), so every writer's bytes agree.
+    A table without `name` gets the one `case_name` derives, right after `id`, so every
+    writer (the builders, harvest, add-fixture) names its cases the same way.
     """
+    if "name" not in table and "id" in table:
+        named = {"id": table["id"], "name": case_name(table)}
+        table = named | {key: value for key, value in table.items() if key != "id"}
     out = io.StringIO()
     for key, value in table.items():
         if key != "expect":
@@ -249,6 +264,143 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     return json.dumps(str(value), ensure_ascii=False)
+
+
+# -- names -----------------------------------------------------------------------------------
+
+# Words a name leaves out of a title: they carry no meaning in a path.
+_STOP_WORDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "of",
+        "on",
+        "in",
+        "at",
+        "to",
+        "and",
+        "or",
+        "its",
+        "it",
+        "as",
+        "by",
+        "with",
+        "that",
+        "which",
+        "whose",
+        "then",
+        "there",
+        "this",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "zero",
+        "no",
+        "not",
+        "be",
+        "only",
+    }
+)
+_NAME_WORDS = 5
+_ROLE = re.compile(r"run, the ([a-z-]+) file;")
+
+
+def short_host(host: str) -> str:
+    """The host's short name for case names: its package under reference/hosts/ with `-`
+    (`chat-loop` for basic-agent-chat-loop), from spec/hosts.toml; the host itself if absent."""
+    return _short_hosts().get(host, host)
+
+
+@functools.cache
+def _short_hosts() -> dict[str, str]:
+    try:
+        table = host_table()
+    except CaseFileError:
+        return {}
+    return {name: str(row.get("module", name)).replace("_", "-") for name, row in table.items()}
+
+
+def slug(text: str, words: int = _NAME_WORDS, *, stop: bool = True) -> str:
+    """The first `words` meaningful words of `text` (all words with `stop=False`), lower case,
+    joined by `-`."""
+    found = re.findall(r"[a-z0-9]+(?:\.[0-9]+)*", text.lower())
+    kept = [w for w in found if not (stop and w in _STOP_WORDS)]
+    return "-".join(kept[:words]) or "case"
+
+
+def _without_host(word: str, host: str, short: str) -> str:
+    """`claude-two-compactions` -> `two-compactions` for claude-code: the host is the name's
+    first part already."""
+    for prefix in {host, short, host.split("-")[0], short.replace("-", "")}:
+        if word.startswith(prefix + "-"):
+            return word[len(prefix) + 1 :]
+    return word
+
+
+def case_name(table: dict[str, Any], words: int = _NAME_WORDS) -> str:
+    """A readable, path-like name derived from a case's metadata alone (deterministic):
+
+    - a generated case: `HOST/SCENARIO/ERA` (`vscode/phantom/compacted`; the host prefix of
+      the scenario and the era `none` left out);
+    - a harvested one: `HOST/harvested/SCENARIO/VERSION`, plus the file's role (`/fork`);
+    - a real log: `HOST/realworld/SLUG` from its ID;
+    - any other: `HOST/TOPIC/TITLE-WORDS`, the topic its first tag, the title's first words.
+
+    The ID stays the key; the name is for people (`-k`, reports). Uniqueness over the corpus
+    is the lint's check; a hand-made case whose name would collide takes more of its title's
+    words (`words`), and its name is written in its case.toml once, by hand or by add-fixture.
+    """
+    full = str(table.get("host", DEFAULT_HOST))
+    host = short_host(full)
+    provenance = str(table.get("provenance", ""))
+    kind, _, rest = provenance.partition(":")
+    if kind == "generator":
+        scenario, *params = rest.split("/")
+        era = dict(p.partition("=")[::2] for p in params).get("era", "none")
+        scenario = _without_host(scenario, full, host)
+        parts = [host, slug(scenario, 8, stop=False)]
+        return "/".join(parts + ([slug(era, 3, stop=False)] if era != "none" else []))
+    if kind == "harvest":
+        version, _, scenario = rest.partition("@")[2].partition("/")
+        role = _ROLE.search(str(table.get("title", "")))
+        parts = [host, "harvested", slug(scenario, 4, stop=False), slug(version, 1)]
+        return "/".join(parts + ([slug(role.group(1), 2, stop=False)] if role else []))
+    case_id = str(table.get("id", ""))
+    if case_id.startswith("realworld-"):
+        return f"{host}/realworld/{slug(case_id.removeprefix('realworld-'), 8)}"
+    tags = [str(t) for t in table.get("tags", [])]
+    title = str(table.get("title", "")).partition(";")[0]
+    topic = _without_host(tags[0], full, host) if tags else "case"
+    return f"{host}/{topic}/{slug(title, words)}"
+
+
+def corpus_names(fixtures: Path) -> set[str]:
+    """The names the cases under `fixtures` have (a case.toml that cannot be read has none)."""
+    names = set()
+    for folder in fixtures.iterdir() if fixtures.is_dir() else ():
+        try:
+            name = read_meta(folder).get("name") if (folder / CASE_FILE).is_file() else None
+        except CaseFileError:
+            continue
+        if isinstance(name, str):
+            names.add(name)
+    return names
+
+
+def free_name(table: dict[str, Any], fixtures: Path) -> str:
+    """`case_name` for a new hand-made case, with more title words until no case has it."""
+    taken = corpus_names(fixtures)
+    name = case_name(table)
+    for words in range(_NAME_WORDS + 1, _NAME_WORDS + 12):
+        if name not in taken:
+            break
+        name = case_name(table, words)
+    return name if name not in taken else f"{name}-{str(table['id']).lower()}"
 
 
 # -- tags ------------------------------------------------------------------------------------

@@ -78,6 +78,7 @@ class Lint:
             if name != casefile.DEFAULT_HOST
         }
         self.retired = ids.retired(fixtures / "retired.txt")
+        self.names: dict[str, str] = {}  # a case's readable name -> the first ID that has it
 
     def error(self, text: str) -> None:
         self.errors.append(text)
@@ -129,6 +130,7 @@ class Lint:
             self.error(f"{where}/case.toml: {problem}")
         if meta.get("id") != folder.name:
             self.error(f"{where}/case.toml: id {meta.get('id')!r} differs from the folder name")
+        self.check_name(where, folder.name, meta.get("name"))
         container = meta.get("container")
         files = sorted(p.name for p in folder.iterdir() if p.name != casefile.CASE_FILE)
         # A real log keeps its licence notice beside the copy (spec/FIXTURES.md, "Real logs").
@@ -152,6 +154,16 @@ class Lint:
             if rule not in self.citable:
                 self.error(f"{where}/case.toml: rule {rule} does not exist in the spec")
             self.by_rule[rule].append(folder.name)
+
+    def check_name(self, where: str, case_id: str, name: object) -> None:
+        """Every case has a readable name (spec/FIXTURES.md, "Names"), and no two share one:
+        a name selects a case (`rebootspec run -k NAME`) as surely as its ID."""
+        if not isinstance(name, str):
+            self.error(f"{where}/case.toml: no name (a path-like name such as codex/fork/base)")
+            return
+        first = self.names.setdefault(name, case_id)
+        if first != case_id:
+            self.error(f"{where}/case.toml: name {name!r} is already the name of {first}")
 
     def coverage(self, out: TextIO) -> None:
         out.write("rule     cases\n")

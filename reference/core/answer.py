@@ -93,9 +93,12 @@ class RecordCount(Answer):
 
         version = f" {printable(self.host_version)}" if self.host_version else ""
         rows = [f"host: {self.host}{version}  era: {self.era or '-'}  records: {self.records}"]
-        for event in self.events:
-            details = ", ".join(f"{k} {printable(str(v))}" for k, v in event.items() if k != "line")
-            rows.append(f"line {event['line']:>7}  REBOOT  ({details})")
+        for event in self.events:  # in the order of the session's history
+            details = ", ".join(_detail(k, v) for k, v in event.items() if k not in _PLACE)
+            # an event of a chain of files (basic-agent-chat-loop) is at a line of its own file
+            line = event["line"]
+            place = f"{printable(str(event['file']))}:{line}" if "file" in event else ""
+            rows.append(f"{place or f'line {line:>7}'}  REBOOT  ({details})")
         for line in self.inherited:
             rows.append(f"line {line:>7}  inherited from the source thread, not counted (RBT-3)")
         if self.companions:
@@ -108,3 +111,24 @@ class RecordCount(Answer):
             total += f"  (on the current path: {self.on_path})"
         rows.append(total)
         return "\n".join(rows) + "\n"
+
+
+# A yes/no member of an event, in words (explain is read by a person, not by Python).
+_FLAG_WORDS = {
+    "on_path": ("on the current path", "on an abandoned branch, counted too (RBT-4)"),  # PIA-6
+}
+
+
+_PLACE = ("line", "file")  # where an event is; shown before it, not among its details
+_WORDS = {"from": "restored from"}  # BCL-4: the previous session a file was restored from
+
+
+def _detail(key: str, value: object) -> str:
+    """One member of a counted event as explain shows it: `trigger auto`, `on the current
+    path`; a flag is never printed as Python's `True`."""
+    if isinstance(value, bool):
+        yes, no = _FLAG_WORDS.get(key, (key.replace("_", " "), f"not {key.replace('_', ' ')}"))
+        return yes if value else no
+    from .printable import printable  # ERR-10: ids and texts from the file, escaped
+
+    return f"{_WORDS.get(key, key)} {printable(str(value))}"

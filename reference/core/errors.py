@@ -94,3 +94,14 @@ PHANTOM_WARNINGS = {
     "in-progress-only": "W-PHANTOM-IN-PROGRESS",
     "unknown": "W-PHANTOM",
 }
+
+
+def os_reason(error: OSError) -> str:
+    """An operating system's refusal in the one wording every command uses: a missing file is
+    "no such file" everywhere (never "No such file or directory" in one place and another
+    phrase elsewhere); any other refusal is the system's own words."""
+    import errno
+
+    if error.errno == errno.ENOENT:
+        return "no such file"
+    return error.strerror or str(error)

@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from ..core.errors import os_reason
 from ..core.storetypes import Root, Store
 from .stores import all_stores, session_id
 
@@ -149,7 +150,7 @@ def _walk_path(path: str, result: Scan) -> None:
         elif os.path.lexists(path):
             _add_file(os.path.dirname(path) or ".", os.path.basename(path), None, "path", result)
         else:
-            result.problems.append(Problem(path, E_READ, "no such file or folder"))
+            result.problems.append(Problem(path, E_READ, "no such file"))
         return
     before = len(result.found)
     for store in all_stores():
@@ -248,4 +249,4 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 def _reason(error: OSError) -> str:
-    return error.strerror or str(error)
+    return os_reason(error)

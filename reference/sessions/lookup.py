@@ -58,3 +58,78 @@ def resolve(prefix: str, found: dict[str, str], err: TextIO) -> int:
 
 def _row(item: Found) -> str:
     return f"  {item.host:<6}  {printable(item.id)}  {printable(item.path)}\n"
+
+
+def within(
+    path: str, wanted: str, err: TextIO, forced: str | None = None
+) -> tuple[int, str | None]:
+    """`count PATH --session ID` (or `count PATH SESSION`): (exit code, the session to count).
+
+    In a store of many sessions (an opencode database or storage folder) the store's reader
+    looks the id up; when it finds none, `by_prefix` takes it as a prefix, as without a path:
+    one match is that session, several are a usage error, none leaves E-SESSION. A file of
+    one session has nothing to choose: an id is accepted only when it is (a prefix of) that
+    file's own id, and anything else is a usage error (exit 2), never silently ignored. With
+    `--host` (`forced`, HST-3) a path its host does not take as a store is the reader's to judge.
+    """
+    import os
+
+    from ..core.errors import Rejection
+    from ..core.host import Host
+    from ..core.registry import detect, get
+    from .stores import session_id
+
+    key = wanted.strip().lower()
+    try:
+        host = get(forced) if forced is not None else detect(path)
+        keeps_stores = type(host).is_store is not Host.is_store  # it overrides "no"
+        if forced is not None and keeps_stores and not host.is_store(path):
+            return EXIT_FOUND, wanted  # not a store of the host it must be: the reader says why
+        if host.is_store(path):  # the reader looks the id up; a miss comes to `by_prefix`
+            return EXIT_FOUND, wanted
+        named = session_id(os.path.basename(path))
+        own = host.session_ids(path, named[1]) if named else ()
+    except (Rejection, OSError, ValueError, MemoryError):
+        return EXIT_FOUND, wanted  # the reader reports what is wrong with the input (ERR-*)
+    # a file of one session: only its own id (or a prefix of it) names it
+    if key and any(ident.lower().startswith(key) for ident in own):
+        return EXIT_FOUND, None
+    shown = [ident for ident in own if ident.isascii() and ident.replace("-", "").isalnum()]
+    its = f" (its id: {shown[0]})" if shown else ""  # nothing raw from a file is printed
+    err.write(
+        f"usage error: {printable(path)} is one session{its}, not {printable(repr(wanted))}: "
+        "a session id is given only with a store of many sessions (try --help)\n"
+    )
+    return EXIT_USAGE, None
+
+
+def by_prefix(
+    path: str, wanted: str, err: TextIO, forced: str | None = None
+) -> tuple[int, str | None]:
+    """A store's reader found no session `wanted`: (exit code, the one session whose id starts
+    with it, or None when there is none, so the reader's E-SESSION stands). Several are a usage
+    error listing them. The store is listed only here, on a miss, so a full id reads it once."""
+    from ..core.errors import Rejection
+    from ..core.registry import detect, get
+
+    key = wanted.strip().lower()
+    try:
+        host = get(forced) if forced is not None else detect(path)
+        ids = [ident for ident, _ in host.sessions_in(path)]
+    except (Rejection, OSError, ValueError, MemoryError):
+        return EXIT_FOUND, None
+    matches = [ident for ident in ids if ident.lower().startswith(key)]
+    exact = [ident for ident in matches if ident.lower() == key]
+    if exact or not key:
+        return EXIT_FOUND, None  # the id is there (or empty): the reader's answer stands
+    if len(matches) == 1:
+        return EXIT_FOUND, matches[0]
+    if matches:
+        err.write(
+            f"error: session {printable(repr(wanted))}: {len(matches)} sessions of "
+            f"{printable(path)} match; "
+            "give more of the id:\n"
+        )
+        err.writelines(f"  {printable(ident)}\n" for ident in matches[:SHOWN])
+        return EXIT_USAGE, None
+    return EXIT_FOUND, None

@@ -198,7 +198,8 @@ def test_a_session_of_another_host_names_its_host(tmp_path: Path) -> None:
     assert cli([*argv, "--fixtures", str(fixtures)]) == 0
     (case,) = cases(fixtures)
     table = tomllib.loads((case / "case.toml").read_text("utf-8"))
-    assert list(table)[:3] == ["id", "title", "host"] and table["host"] == "pi"
+    assert list(table)[:4] == ["id", "name", "title", "host"] and table["host"] == "pi"
+    assert table["name"].startswith("pi/")  # spec/FIXTURES.md "Names": the host comes first
 
 
 def anonymized_chain(tmp_path: Path) -> Path:

@@ -17,6 +17,7 @@ EXPECTED = [
     "hook",
     "sessions",
     "run",
+    "cases",
     "smoke",
     "compare",
     "fuzz",

@@ -28,6 +28,7 @@ ALL_SPEC_TEXT = "\n".join(
 )
 SPEC_RULES = set(re.findall(r"^### ([A-Z]{3}-\d+) ", ALL_SPEC_TEXT, re.M))
 GOOD = """id = "{id}"
+name = "vscode/aba/hand-written-casefile-test"
 title = "a hand-written case for the casefile test"
 rules = ["CNT-2"]
 tags = ["aba"]
@@ -100,6 +101,7 @@ def test_the_schema_check_names_the_file_and_the_field(tmp_path: Path) -> None:
 def test_render_writes_what_tomllib_reads_back() -> None:
     table = {
         "id": "ZZ22",
+        "name": "vscode/aba/quotes",
         "title": 'quotes " and \\ backslashes, a tab\there, ünïcode',
         "rules": ["CNT-2", "SUM-1"],
         "tags": ["aba"],
@@ -110,6 +112,32 @@ def test_render_writes_what_tomllib_reads_back() -> None:
         "expect": {"outcome": "reject", "error": "E-JSON", "line": 0},
     }
     assert tomllib.loads(casefile.render(table)) == table
+
+
+def test_a_table_without_a_name_is_written_with_a_readable_one_after_its_id() -> None:
+    """spec/FIXTURES.md "Names": what a generated case's name is made of."""
+    table = {
+        "id": "ZZ22",
+        "title": "a fork that inherits a compaction; one reboot",
+        "host": "codex",
+        "rules": ["CNT-2"],
+        "tags": ["codex-fork-copy"],
+        "era": "C4",
+        "container": "jsonl",
+        "provenance": "generator:codex-fork-inherited/era=C4/seed=1",
+        "expect": {"outcome": "count", "reboots": 1},
+    }
+    text = casefile.render(table)
+    assert text.splitlines()[:2] == ['id = "ZZ22"', 'name = "codex/fork-inherited/c4"']
+    hand = table | {"provenance": "author:test"}
+    assert casefile.case_name(hand) == "codex/fork-copy/fork-inherits-compaction"
+
+
+def test_a_bad_name_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    folder = make_case(tmp_path, GOOD.replace("vscode/aba/hand", "VS Code/aba/hand"))
+    with pytest.raises(casefile.CaseFileError) as caught:
+        casefile.load_case(folder)
+    assert "not a path-like case name" in one_line_naming(caught.value, folder / "case.toml")
 
 
 def test_every_rule_a_tag_lists_is_a_rule_of_spec_md() -> None:

@@ -113,4 +113,4 @@ def test_a_new_era_row_gives_its_own_vocabulary() -> None:
     assert b'"Unterhaltung komprimiert"' in case.data
     assert b"Compacted conversation" not in case.data
     assert case.expect == {"outcome": "count", "reboots": 3}
-    assert case.toml().splitlines()[4] == 'era = "translated"'
+    assert case.toml().splitlines()[5] == 'era = "translated"'

@@ -104,8 +104,8 @@ def test_case_toml_names_the_host_right_after_the_title(case: Case) -> None:
     if case.scenario.host is None:
         assert "host" not in meta and meta["era"] == "none"
     else:
-        assert lines[2] == f'host = "{case.scenario.host}"'
-        assert lines[1].startswith("title = ")
+        assert lines[3] == f'host = "{case.scenario.host}"'
+        assert lines[2].startswith("title = ")
     whole_file = case.scenario.host == "gemini-cli" and case.era == "J0"  # GEM-1: a .json chat
     if case.scenario.host == "basic-agent-chat-loop":  # BCL-4: a folder of session files
         assert meta["container"] == "markdown"

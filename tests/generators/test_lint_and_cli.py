@@ -12,6 +12,7 @@ from rebootspec.generators.corpus import ids, lint
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = """id = "{id}"
+name = "vscode/aba/{lower}"
 title = "a hand-written case for the lint test"
 rules = ["CNT-2"]
 tags = ["aba"]
@@ -28,7 +29,7 @@ reboots = 3
 def make_case(fixtures: Path, case_id: str, text: str, file: str = "session.jsonl") -> None:
     folder = fixtures / case_id
     folder.mkdir(parents=True)
-    (folder / "case.toml").write_text(text.format(id=case_id), "utf-8")
+    (folder / "case.toml").write_text(text.format(id=case_id, lower=case_id.lower()), "utf-8")
     (folder / file).write_bytes(b'{"kind":0,"v":{}}\n')
 
 
@@ -60,6 +61,16 @@ def test_mistakes_are_named(tmp_path: Path) -> None:
     assert "fixtures/ZZ28: expected exactly session.jsonl" in found
     assert "fixtures/OOPS: the folder name is not an ID" in found
     assert "fixtures/ZZ29: the ID is retired" in found
+
+
+def test_two_cases_with_one_name_are_named_and_a_case_without_one_too(tmp_path: Path) -> None:
+    """spec/FIXTURES.md "Names": a name selects a case (-k), so no two cases share one."""
+    make_case(tmp_path, "ZZ22", GOOD.replace("aba/{lower}", "aba/same"))
+    make_case(tmp_path, "ZZ23", GOOD.replace("aba/{lower}", "aba/same"))
+    make_case(tmp_path, "ZZ24", GOOD.replace('name = "vscode/aba/{lower}"\n', ""))
+    found = "\n".join(errors(tmp_path))
+    assert "fixtures/ZZ23/case.toml: name 'vscode/aba/same' is already the name of ZZ22" in found
+    assert "fixtures/ZZ24/case.toml: no name" in found
 
 
 def test_coverage_fails_when_a_rule_or_tag_has_no_case(tmp_path: Path) -> None:

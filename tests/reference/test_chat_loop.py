@@ -89,8 +89,8 @@ def test_the_chain_is_walked_in_the_folder(tmp_path: Path) -> None:
     base = folder(tmp_path, CHAIN)
     result = count(base / "h_d.md")
     assert result.reboots == 3
-    assert [e["file"] for e in result.events] == ["h_d.md", "h_c.md", "h_b.md"]
-    assert result.events[0]["line"] == 17  # the `## Session Restored` heading of h_d.md
+    assert [e["file"] for e in result.events] == ["h_b.md", "h_c.md", "h_d.md"]  # oldest first
+    assert result.events[-1]["line"] == 17  # the `## Session Restored` heading of h_d.md
     assert count(base / "h_b.md").reboots == 1  # a middle file: its children are not read
 
 

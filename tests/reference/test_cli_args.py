@@ -107,8 +107,12 @@ def test_a_path_and_a_session_ask_about_that_session_in_the_path(tmp_path: Path)
     log.write_bytes(b'{"kind":0,"v":{"requests":[]}}\n')
     assert quick_args(["count", str(log), "ses_1"]) is not None
     plain = run_count(["count", str(log)])
-    assert run_count(["count", str(log), "ses_1"]) == plain  # one session's log: id not read
-    assert run_count(["count", str(log), "--session", "ses_1"]) == plain
+    # one session's log (issue #35): its own id is accepted, another id is never ignored
+    assert run_count(["count", str(log), "s"]) == plain
+    assert run_count(["count", str(log), "--session", "s"]) == plain
+    for other in (["ses_1"], ["--session", "ses_1"]):
+        code, out, err = run_count(["count", str(log), *other])
+        assert (code, out) == (2, "") and err.startswith("usage error: ") and "ses_1" in err
     code, out, err = run_count(["count", str(log), "ses_1", "--session", "ses_2"])
     assert (code, out) == (2, "") and err.startswith("usage error: two different sessions")
 

@@ -177,6 +177,7 @@ def count_chat_loop(path: str | os.PathLike[str]) -> RecordCount:
         if rejection.code != E_CHAIN:
             raise
         raise Rejection(session.anchor(), E_CHAIN, rejection.reason) from None
+    count.events.reverse()  # walked from the asked file back; told oldest first
     count.reboots = len(count.events)
     return count
 

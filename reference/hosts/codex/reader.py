@@ -63,6 +63,7 @@ class Compaction:
     ordinal: int | None
     remote: bool
     turn: int | None  # the turn it sits in (index of the turn's start record), None outside
+    after_user: bool = False  # CDX-9: the turn's user message came before it (mid-turn)
 
 
 @dataclass
@@ -149,7 +150,10 @@ class Rollout:
             self.marks.add("C4")
         if any(key in payload for key in ("window_number", "window_id", "first_window_id")):
             self.marks.add("C5")
-        self.compactions.append(Compaction(index, line, timestamp, ordinal, remote, self.turn))
+        after = self.turn is not None and self.turn in self.turns_with_user
+        self.compactions.append(
+            Compaction(index, line, timestamp, ordinal, remote, self.turn, after)
+        )
 
     def _event(self, index: int, kind: Any, payload: dict[str, Any]) -> None:
         if kind in COMPANION_EVENTS:  # CDX-4
@@ -159,7 +163,7 @@ class Rollout:
             self.companions += 1
         elif kind in TURN_STARTS:
             self.turn = index
-        elif kind == "user_message" and self.turn is not None:
+        elif _is_user_input(kind, payload) and self.turn is not None:
             self.turns_with_user.add(self.turn)
         elif kind in TURN_ENDS and self.turn is not None:
             self.closed_turns.add(self.turn)
@@ -330,6 +334,16 @@ def _is_compaction_item(item: Any) -> bool:
     return any(kind in COMPACTION_ITEM_KINDS for kind in kinds)
 
 
+def _is_user_input(kind: Any, payload: dict[str, Any]) -> bool:
+    """CDX-9: the user's message of a turn, as either generation records it: a `user_message`
+    event, or (releases that write thread items, 0.16x and later) an `item_completed` whose
+    item is a `UserMessage`."""
+    if kind == "user_message":
+        return True
+    item = payload.get("item") if kind == "item_completed" else None
+    return isinstance(item, dict) and _name(item.get("type")) == "UserMessage"
+
+
 def _era(rollout: Rollout) -> str:
     """CDX-2 (informative): the latest era whose mark the file shows."""
     if rollout.legacy:
@@ -343,16 +357,21 @@ def _era(rollout: Rollout) -> str:
 def _event_json(rollout: Rollout, compaction: Compaction) -> dict[str, Any]:
     """CDX-9 (informative): where the counted record is, local or remote, manual or auto."""
     turn = compaction.turn
+    when: str | None = None
     if turn is None:
         trigger = "unknown"
     elif turn in rollout.turns_with_user:
         trigger = "auto"
+        when = "mid-turn" if compaction.after_user else "pre-turn"
     elif turn in rollout.closed_turns:
         trigger = "manual"
     else:
         trigger = "unknown"
-    return {
+    event: dict[str, Any] = {
         "line": compaction.line,
         "kind": "remote" if compaction.remote else "local",
         "trigger": trigger,
     }
+    if when is not None:
+        event["when"] = when
+    return event
