@@ -87,9 +87,9 @@ def lookup(prefix: str, found: Iterable[Found]) -> list[Found]:
     wanted = prefix.lower()
     matches: list[Found] = []
     for item in found:
-        ids = [item.id]
-        if not item.within and wanted[: len(item.id)].startswith(item.id.lower()[: len(wanted)]):
-            ids = list(get(item.host).session_ids(item.path, item.id))
+        # Every id the file answers to (its name's, and for a Gemini CLI chat the one inside it,
+        # which `sessions` shows): a host reads its file only when its ids are not in the name.
+        ids = [item.id] if item.within else list(get(item.host).session_ids(item.path, item.id))
         hit = next((i for i in ids if i.lower().startswith(wanted)), None)
         if hit is not None:
             matches.append(item if hit == item.id else replace(item, id=hit))

@@ -153,3 +153,21 @@ def test_the_hint_names_every_hosts_variable(
         for name in host.store_variables:
             assert name in err, name
     assert os.environ.get("HOME")  # the fake home, never the real one
+
+
+def test_every_id_sessions_shows_is_found_by_count_session(
+    matrix: dict[str, tuple[Path, str, str, int]],
+) -> None:
+    """Whatever id a row shows (a Gemini CLI chat's is the one inside the file, even when its
+    file name was given other hex digits), `count --session` finds that row's file."""
+    gemini = matrix["gemini-cli"][0]
+    renamed = gemini.with_name(gemini.name.replace(GEMINI_FULL_ID[:8], "0badf00d"))
+    gemini.rename(renamed)
+    out, err = io.StringIO(), io.StringIO()
+    assert sessions_command.cli(["--json", "--jobs", "1", "--no-cache"], out, err) == 0
+    for line in out.getvalue().splitlines():
+        row = orjson.loads(line)
+        code, answer, err_text = _run(["count", "--session", str(row["id"])])
+        assert code == 0, (row["id"], err_text)
+        assert orjson.loads(answer)["reboots"] == row["reboots"]
+    assert str(renamed) in out.getvalue()
