@@ -18,7 +18,7 @@ from typing import BinaryIO
 import orjson
 
 from .hostpolicy import Replacer
-from .scan import _COLON_AHEAD, _VALID_BODY, Rewriter, decode_literal
+from .scan import Rewriter
 
 BOM = b"\xef\xbb\xbf"
 
@@ -34,23 +34,17 @@ class RecordRewriter(Rewriter):
         rewriter.replacer = replacer
         return rewriter
 
-    def _string(
-        self, token: bytes, closed: bool, data: bytes, end: int, base: list[str] | None, log: bool
+    def _key(self, token: bytes, value: str, invalid: frozenset[int]) -> bytes:
+        """A member name, judged by the host policy (scan.Rewriter reads the string)."""
+        if invalid:
+            return b'"' + self._pseudonym(value, invalid) + b'"'
+        replaced = self.replacer.key(value)
+        return token if replaced == value else orjson.dumps(replaced)
+
+    def _value(
+        self, token: bytes, value: str, invalid: frozenset[int], base: list[str] | None, log: bool
     ) -> bytes:
-        body = token[1:-1] if closed else token[1:]
-        is_key = closed and _COLON_AHEAD.match(data, end) is not None
-        if not closed or not _VALID_BODY.fullmatch(body):
-            if is_key and self._stack and self._stack[-1].is_object:
-                self._stack[-1].key = None
-            return b'"' + self._mask_literal(body) + (b'"' if closed else b"")
-        value, invalid = decode_literal(body)
-        if is_key:
-            if self._stack and self._stack[-1].is_object:
-                self._stack[-1].key = value
-            if invalid:
-                return b'"' + self._pseudonym(value, invalid) + b'"'
-            replaced = self.replacer.key(value)
-            return token if replaced == value else orjson.dumps(replaced)
+        """A value, judged by the host policy with the member it belongs to."""
         member = self._stack[-1].key if self._stack and self._stack[-1].is_object else None
         if invalid:  # undecodable bytes: the plain pseudonym, 0xFF where they were (scan.py)
             self.replacer.ledger.replaced(value)

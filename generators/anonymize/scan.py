@@ -184,6 +184,12 @@ class Rewriter:
             if self._stack and self._stack[-1].is_object:
                 self._stack[-1].key = value
             return self._key(token, value, invalid)
+        return self._value(token, value, invalid, base, log)
+
+    def _value(
+        self, token: bytes, value: str, invalid: frozenset[int], base: list[str] | None, log: bool
+    ) -> bytes:
+        """A string that is a value (not a member name): kept or replaced by the policy."""
         if log and self._in_path():
             return self._key(token, value, invalid)
         key, parent = self._context(base, log)
