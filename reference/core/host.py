@@ -40,16 +40,29 @@ class Host:
     # WHO-1: how a process this host starts learns its own session (`whoami`, `hook`).
     identity: Identity = Identity(how="no known way for this host")
 
-    def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
-        """HST-2's rows decided before any JSON value: a folder, a suffix, a magic number.
+    # HST-2 claims by marks: each row says yes only to what its host's writer leaves and no
+    # other writer does, because detection asks every row and a file that two rows fit, or
+    # none, is E-HOST (HST-4). A row never claims by shape alone ("any `.json`", "any object
+    # with a `uuid`"): a neighbour's file would then be counted by this host's rules.
 
-        `head` is at most the first `registry.PEEK` bytes of a file (b"" for a folder).
+    def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
+        """HST-2's rows decided before any JSON value: a folder, a suffix with the marks its
+        prefix shows (`.md`; `.json`, through `core.peek.prefix_view`), a magic number.
+
+        `head` is at most the first `peek.PEEK` bytes of a file (b"" for a folder).
         """
         return False
 
     def claims_value(self, value: dict[str, Any]) -> bool:
         """This host's HST-2 row on the file's first JSON value (an object)."""
         return False
+
+    def near_miss(self, value: dict[str, Any]) -> str | None:
+        """HST-4's hint: when `value` (a first JSON value, or what the prefix shows of a `.json`
+        document) carries some of this host's marks but not all of them, what is missing
+        ("no string `userType`"), for the E-HOST line; None when it is nothing like this
+        host's files. Never decides anything: only `claims_*` do."""
+        return None
 
     def count(
         self,

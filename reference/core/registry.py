@@ -4,13 +4,18 @@ Why here: one table of hosts that every command reads. A row of `spec/hosts.toml
 host's package under `reference/hosts/` (`module`) and its place in HST-2's order
 (`detect_rank`); the package's `HOST` says the rest. Adding a host is one package and one row.
 
+Detection asks every row (HST-2), never the first that fits: each row claims by the marks only
+its host's writer leaves, and a file that no row's marks fit, or two rows' marks fit, is
+`E-HOST` (HST-4), whose line names what the nearest rows missed (`Host.near_miss`).
+
 Detection reads a bounded prefix of the file (`PEEK` bytes), never the whole first line of a
 log whose first line can be hundreds of megabytes: the rows decided before any value (a folder,
-`.md`, `.json`, a SQLite header) look at the prefix only, and the first value is parsed from it
-when it ends inside it. A first line that begins `{"kind"` and does not name `"projectHash"`
-within the prefix is VS Code's (HST-2: a Gemini CLI metadata record is a few hundred bytes and
-names `projectHash` second). Only a first value of another shape that runs past the prefix is
-read to its end (the record hosts' readers read it anyway).
+`.md`, `.json`, a SQLite header) look at the prefix only (a `.json` document through
+`peek.prefix_view`), and the first value is parsed from it when it ends inside it. A first line
+that begins `{"kind":` and a number and does not name `"projectHash"` within the prefix is VS
+Code's (HST-2: VS Code's `kind` is a number, Gemini CLI's a string). Only a first value of
+another shape that runs past the prefix is read to its end (the record hosts' readers read it
+anyway).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import os
 
 from .errors import E_HOST, Rejection
 from .paths import HOSTS_FILE
+from .peek import PEEK
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -26,9 +32,6 @@ if TYPE_CHECKING:
 
     from .host import Host
 
-# How much of a file detection reads (HST-2): a VS Code log's first line can be hundreds of
-# megabytes, and its first member is `kind`; every other host's first record is far shorter.
-PEEK = 1 << 16
 
 _HOSTS: tuple[Host, ...] | None = None
 
@@ -121,30 +124,37 @@ def fallback() -> Host:
 
 
 def detect(path: str | os.PathLike[str]) -> Host:
-    """HST-2: the host of the file or folder at `path`; E-HOST when none (ERR-13, HST-4)."""
+    """HST-2: the host of the file or folder at `path`; E-HOST when none (ERR-13, HST-4).
+
+    Every row is asked, never the first that fits: a file that no row's marks fit, or that two
+    rows' marks fit, is `E-HOST` (HST-4), and the line names what the nearest rows missed."""
     from .files import open_log
     from .jsontext import BOM
 
     name = os.fspath(path)
     ranked = by_rank()
     if os.path.isdir(name):
-        for host in ranked:
-            if host.claims_input(name, True, b""):
-                return host
-        return fallback()  # its rules say what a folder is not (ERR-12)
-    if name.endswith(".md"):
-        head = b""  # HST-2: a markdown file is decided by its name; its reader opens it
-    else:
-        with open_log(path) as stream:
-            head = stream.read(PEEK)
-    for host in ranked:
-        if host.claims_input(name, False, head):
-            return host
+        folders = [host for host in ranked if host.claims_input(name, True, b"")]
+        return _only(folders, None) if folders else fallback()  # its rules: no folder (ERR-12)
+    with open_log(path) as stream:
+        head = stream.read(PEEK)
+    claimed = [host for host in ranked if host.claims_input(name, False, head)]
+    if claimed:
+        return _only(claimed, None)
+    if name.endswith(".md"):  # HST-2: a markdown file is no JSON; an empty one is ERR-1's
+        return fallback() if not head else _only([], "a markdown file")
+    if name.endswith(".json"):  # HST-2: one document, judged by what the prefix shows of it
+        from .peek import prefix_view
+
+        view = prefix_view(head)
+        if not view.document:
+            return fallback()  # no JSON at all: VS Code's rules (ERR-1, ERR-3, ERR-8)
+        return _only([], view.value)
     body = head[len(BOM) :] if head.startswith(BOM) else head
     first = body[len(body) - len(body.lstrip(b"\n")) :]
     if b"\n" not in first and len(head) == PEEK:  # the first line runs past the prefix
-        if first.startswith(b'{"kind"') and b'"projectHash"' not in first:
-            return first_row({"kind": None})  # a VS Code entry (see the module's docstring)
+        if _vscode_entry(first):
+            return first_row({"kind": 0})  # a VS Code entry (see the module's docstring)
         with open_log(path) as stream:  # another shape: read the first line to its end,
             stream.read(len(head) - len(first))  # once, never copied (JSV-4)
             line = stream.readline()
@@ -158,11 +168,40 @@ def detect(path: str | os.PathLike[str]) -> Host:
     return first_row(value)
 
 
+def _vscode_entry(first: bytes) -> bool:
+    """A first line that begins as VS Code's writer begins every entry, `{"kind":` and a
+    number, and names no `projectHash` within the prefix (HST-2, RPL-3)."""
+    return (
+        first.startswith(b'{"kind":')
+        and first[8:9] in b"-0123456789"
+        and (b'"projectHash"' not in first)
+    )
+
+
 def first_row(value: dict[str, Any]) -> Host:
-    for host in by_rank():
-        if host.claims_value(value):
-            return host
-    raise Rejection(0, E_HOST, f"not a session of a known host ({', '.join(host_keys())})")
+    """HST-2 on a first JSON value: the one row whose marks fit it (HST-4 otherwise)."""
+    return _only([host for host in by_rank() if host.claims_value(value)], value)
+
+
+def _only(fitting: list[Host], value: Any) -> Host:
+    """The one host that fits; E-HOST when none or several do (HST-4, ERR-13)."""
+    if len(fitting) == 1:
+        return fitting[0]
+    known = f"({', '.join(host_keys())})"
+    if fitting:
+        both = " and ".join(host.key for host in fitting)
+        raise Rejection(0, E_HOST, f"the marks of more than one host fit: {both} {known}")
+    reason = f"not a session of a known host {known}"
+    if isinstance(value, str):
+        reason += f"; {value}"
+    elif isinstance(value, list):
+        reason += "; a JSON array"
+    elif isinstance(value, dict):
+        near = [(host.key, host.near_miss(value)) for host in by_rank()]
+        missing = [f"{key} ({miss})" for key, miss in near if miss]
+        if missing:
+            reason += f"; nearest: {', '.join(missing)}"
+    raise Rejection(0, E_HOST, reason)
 
 
 def _first_value(line: bytes) -> Any:

@@ -76,8 +76,15 @@ CHAIN = {  # a -> b -> c -> d: three restorations on d's chain
 }
 
 
-def test_md_files_are_the_chat_loops() -> None:
-    assert detect("x/whatever.md").key == CHAT_LOOP  # HST-2: by the name, before any byte is read
+def test_md_files_with_the_writers_heading_are_the_chat_loops(tmp_path: Path) -> None:
+    """HST-2, BCL-1: a `.md` is the chat loop's when its first line is `# <agent> Conversation`;
+    notes of no host are E-HOST at detection, before any reader runs."""
+    assert detect(folder(tmp_path, {"h_a.md": session("h_a")}) / "h_a.md").key == CHAT_LOOP
+    notes = tmp_path / "notes.md"
+    notes.write_bytes(b"# Notes\n\nsome text about a Conversation\n")
+    with pytest.raises(Rejection) as caught:
+        detect(notes)
+    assert (caught.value.code, caught.value.line) == ("E-HOST", 0)
 
 
 def test_a_fresh_session_counts_zero(tmp_path: Path) -> None:

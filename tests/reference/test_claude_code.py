@@ -36,6 +36,8 @@ def rec(kind: str, uuid: str, **extra: Any) -> dict[str, Any]:
     record: dict[str, Any] = {
         "parentUuid": None,
         "isSidechain": False,
+        "userType": "external",
+        "cwd": "/home/dev/project",
         "sessionId": SESSION,
         "version": "2.1.39",
         "type": kind,
@@ -82,14 +84,25 @@ def test_the_first_record_of_a_transcript_is_claude_code(tmp_path: Path, first: 
 @pytest.mark.parametrize(
     ("first", "host"),
     [
-        ({"kind": 0, "v": {"uuid": "u", "sessionId": "s"}}, "vscode"),
-        ({"timestamp": "t", "type": "user", "payload": {}, "uuid": "u", "sessionId": "s"}, "codex"),
-        ({"type": "session", "version": 3, "id": "x", "timestamp": "t", "uuid": "u"}, "pi"),
+        ({"kind": 0, "v": {"uuid": "u", "sessionId": "s", "userType": "external"}}, "vscode"),
+        (
+            {"type": "session", "version": 3, "id": "x", "timestamp": "t", "cwd": "/", "uuid": "u"},
+            "pi",
+        ),
     ],
 )
 def test_the_other_hosts_keep_their_files(tmp_path: Path, first: Any, host: str) -> None:
-    """HST-2: their rows are read first; a Claude-looking member does not move a file."""
+    """HST-2: a Claude-looking member does not move another host's file."""
     assert detect(write(tmp_path, [first])).key == host
+
+
+def test_an_envelope_with_claude_members_is_nobodys(tmp_path: Path) -> None:
+    """HST-2, HST-4: a Codex envelope carries nothing but `timestamp`, `type` and `payload`,
+    and a Claude Code record carries `userType`: a mix of both is no host's file."""
+    first = {"timestamp": "t", "type": "user", "payload": {}, "uuid": "u", "sessionId": "s"}
+    with pytest.raises(Rejection) as caught:
+        detect(write(tmp_path, [first]))
+    assert caught.value.code == "E-HOST"
 
 
 @pytest.mark.parametrize(
@@ -100,6 +113,7 @@ def test_the_other_hosts_keep_their_files(tmp_path: Path, first: Any, host: str)
         {"type": "file-history-snapshot"},  # no messageId
         {"type": "ai-title", "aiTitle": "a title"},  # no sessionId
         {"uuid": "u1", "sessionId": "s"},  # no type
+        {"type": "user", "uuid": "u1", "sessionId": "s"},  # no userType (Qwen Code's records)
     ],
 )
 def test_a_partial_shape_is_of_no_known_host(tmp_path: Path, first: Any) -> None:

@@ -68,13 +68,18 @@ def test_leg3_count_reads_an_export_json(tmp_path: Path) -> None:
         pytest.param(b"[]", id="array"),
     ],
 )
-def test_leg1_a_json_of_neither_shape_is_exit_1_e_state_line_1(tmp_path: Path, data: bytes) -> None:
+def test_hst4_a_json_of_neither_shape_is_exit_1_e_host_line_0(tmp_path: Path, data: bytes) -> None:
+    """HST-2, HST-4: a `.json` document without VS Code's marks (nor another host's) is of no
+    known host; read as VS Code's (`--host vscode`) LEG-1 still rejects it, E-STATE line 1."""
     path = write(tmp_path, "s.json", data)
     done = run("count", path)
     assert done.returncode == 1
     assert done.stdout == ""
-    assert done.stderr.startswith(f"error: {path}:1: E-STATE: ")
+    assert done.stderr.startswith(f"error: {path}:0: E-HOST: ")
     assert len(done.stderr.splitlines()) == 1
+    done = run("count", "--host", "vscode", path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith(f"error: {path}:1: E-STATE: ")
 
 
 def test_rejection_is_exit_1_empty_stdout_one_stderr_line(tmp_path: Path) -> None:

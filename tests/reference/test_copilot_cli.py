@@ -50,7 +50,8 @@ class Writer:
         return value
 
     def start(self, session: str = SOURCE, version: str = "1.0.102") -> dict[str, Any]:
-        return self.event("session.start", {"sessionId": session, "copilotVersion": version})
+        data = {"sessionId": session, "version": 1, "producer": "copilot-agent"}
+        return self.event("session.start", {**data, "copilotVersion": version})
 
     def applied(self, trigger: str = "manual", **extra: Any) -> dict[str, Any]:
         data = {"success": True, "outcome": "applied", "trigger": trigger}
@@ -264,14 +265,31 @@ def test_a_copilot_cli_file_is_detected_and_counted_by_content(tmp_path: Path) -
 
 def test_other_hosts_first_values_are_not_copilots(tmp_path: Path) -> None:
     """HST-2: Codex's envelope has `payload`; pi's header `type` has no dot."""
-    codex = {"timestamp": "t", "type": "session.start", "payload": {}, "data": {}}
-    pi = {"type": "session", "version": 3, "id": "x", "timestamp": "t", "data": {}}
+    codex = {"timestamp": "t", "type": "session.start", "payload": {}}
+    pi = {"type": "session", "version": 3, "id": "x", "timestamp": "t", "cwd": "/", "data": {}}
     for first, host in ((codex, "codex"), (pi, "pi")):
         path = tmp_path / f"{host}.jsonl"
         path.write_bytes(orjson.dumps(first) + b"\n")
         assert detect(path).key == host
+
+
+@pytest.mark.parametrize(
+    ("first", "missing"),
+    [
+        ({"type": "session.start", "data": [1]}, "`data` is not an object"),
+        ({"type": "session.start", "data": {"sessionId": "s"}}, "`data.producer`"),
+        ({"type": "session.created", "data": {"producer": "copilot-agent"}}, "`session.start`"),
+    ],
+)
+def test_another_writers_session_events_are_nobodys(
+    tmp_path: Path, first: dict[str, Any], missing: str
+) -> None:
+    """HST-2, CPL-1, HST-4: `session.*` types and a `data` object are not the Copilot runtime's
+    marks; its `session.start` naming `producer` `copilot-agent` is. The E-HOST line says what
+    the nearest row missed."""
     odd = tmp_path / "odd.jsonl"
-    odd.write_bytes(orjson.dumps({"type": "session.start", "data": [1]}) + b"\n")
+    odd.write_bytes(orjson.dumps(first) + b"\n")
     with pytest.raises(Rejection) as caught:
         detect(odd)
     assert caught.value.code == "E-HOST"
+    assert f"nearest: copilot-cli ({missing}" in caught.value.reason

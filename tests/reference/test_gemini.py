@@ -128,8 +128,12 @@ def test_no_history_sync_is_unmeasurable(tmp_path: Path) -> None:
     assert caught.value.code == "E-UNMEASURABLE" and caught.value.line == 0  # GEM-7, G0
 
 
+def answer(ident: str, kind: str = "gemini") -> dict[str, Any]:
+    return {"id": ident, "type": kind, "content": "done", "model": "gemini-2.5-pro"}
+
+
 def test_json_chat_is_told_from_vscode_and_unmeasurable(tmp_path: Path) -> None:
-    chat = {**META, "messages": [user("u1")]}
+    chat = {**META, "messages": [user("u1"), answer("g1")]}
     path = tmp_path / "session-x.json"
     path.write_text(json.dumps(chat, indent=2))
     assert detect(path).key == GEMINI
@@ -141,6 +145,28 @@ def test_json_chat_is_told_from_vscode_and_unmeasurable(tmp_path: Path) -> None:
     other = tmp_path / "flat.json"
     other.write_text(json.dumps(flat))
     assert detect(other).key == VSCODE
+
+
+@pytest.mark.parametrize(
+    ("messages", "missing"),
+    [
+        pytest.param(
+            [user("u1"), answer("q1", "qwen")], "no message of `type` `gemini`", id="qwen"
+        ),
+        pytest.param([user("u1")], "no message of `type` `gemini`", id="no-answer-yet"),
+    ],
+)
+def test_a_json_chat_without_geminis_model_type_is_nobodys(
+    tmp_path: Path, messages: list[Any], missing: str
+) -> None:
+    """HST-2, GEM-1, HST-4: Qwen Code 0.1 writes Gemini CLI's whole-file document with `qwen`
+    where Gemini CLI writes `gemini`; a chat that shows neither is no known host's."""
+    path = tmp_path / "session-x.json"
+    path.write_text(json.dumps({**META, "messages": messages}, indent=2))
+    with pytest.raises(Rejection) as caught:
+        detect(path)
+    assert caught.value.code == "E-HOST"
+    assert f"gemini-cli ({missing}" in caught.value.reason
 
 
 def test_torn_tail_and_bad_line(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from rebootspec.reference import Rejection, count_path
 from rebootspec.reference.cli import main
 from rebootspec.reference.core.answer import RecordCount
 from rebootspec.reference.core.jsonvalues import iter_values
-from rebootspec.reference.core.registry import PEEK, detect
+from rebootspec.reference.core.registry import detect
 
 PARENT = "01a21063-d04d-7e00-a463-0bf874c428a8"  # UUIDv7 ids: the first 48 bits are the ms
 CHILD = "01a21063-d0e0-7e93-b95f-905668d942da"
@@ -377,13 +377,12 @@ def test_a_zst_file_that_is_not_zstd_is_e_read(tmp_path: Path) -> None:
 def test_a_gemini_record_that_starts_with_kind_is_gemini_not_vscode(
     tmp_path: Path, padding: int
 ) -> None:
-    # GEM-1 is checked before `kind` (HST-2) within the bounded prefix detection reads: a
-    # `{"kind"` line that names `projectHash` there is parsed; past it, VS Code's rules judge it
-    # (HST-2's bound: a Gemini CLI metadata record is a few hundred bytes).
+    # HST-2, RPL-3: VS Code's `kind` is a number and Gemini CLI's a string, so a `{"kind":"`
+    # line is never VS Code's; one that runs past the bounded prefix is read to its end.
     record = b'{"kind":"main","x":"' + b"a" * padding + b'","sessionId":"s","projectHash":"p"}'
     path = tmp_path / "session.jsonl"
     path.write_bytes(b"\n" + record + b"\n")
-    assert detect(path).key == ("gemini-cli" if padding < PEEK else "vscode")
+    assert detect(path).key == "gemini-cli"
     vscode = tmp_path / "vs.jsonl"
     vscode.write_bytes(b'{"kind":0,"v":{"x":"' + b"a" * padding + b'"}}\n')
     assert detect(vscode).key == "vscode"

@@ -21,7 +21,9 @@ META = (
     b'{"id":"01a21063-d0e0-7e93-b95f-905668d942da","cli_version":"0.111.0"}}\n'
 )
 PI_HEAD = b'{"type":"session","version":3,"id":"s","timestamp":"2026-03-02T10:00:00.000Z"}\n'
-CLAUDE_HEAD = b'{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user"}}\n'
+CLAUDE_HEAD = (
+    b'{"type":"user","userType":"external","uuid":"u1","sessionId":"s","message":{"role":"user"}}\n'
+)
 CASES = {
     "codex-event-type-object": META + b'{"type":"event_msg","payload":{"type":{}}}\n',
     "codex-response-item-type-array": META + b'{"type":"response_item","payload":{"type":[]}}\n',

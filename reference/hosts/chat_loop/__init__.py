@@ -28,8 +28,15 @@ class ChatLoop(Host):
     )
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
-        """HST-2, BCL-1: a markdown file, decided by its name; its reader checks the header."""
-        return not is_dir and path.endswith(".md")
+        """HST-2, BCL-1: a markdown file whose first line is the writer's `# <agent>
+        Conversation`; its reader checks the rest of the header (`**Date:**`, `**Agent:**`,
+        `---`) and rejects a file without it (E-HOST)."""
+        if is_dir or not path.endswith(".md"):
+            return False
+        if head.startswith(b"\xef\xbb\xbf"):
+            head = head[3:]
+        title = head.split(b"\n", 1)[0].removesuffix(b"\r")
+        return title.startswith(b"# ") and title.endswith(b" Conversation")
 
     def count(
         self,

@@ -27,6 +27,9 @@ UNTHREADED = {
     "custom-title": "sessionId",
 }
 
+# HST-2, CLC-1: the member Claude Code writes on every conversation record (`external`).
+USER_TYPE = "userType"
+
 
 class ClaudeCode(Host):
     input_label = "claude-code transcript"
@@ -39,15 +42,37 @@ class ClaudeCode(Host):
     )
 
     def claims_value(self, value: dict[str, Any]) -> bool:
-        """HST-2, CLC-1: a conversation record (string `type`, `uuid` and `sessionId`) or one of
-        the records without a `uuid` that carries the member it is known by."""
+        """HST-2, CLC-1: a conversation record (string `type`, `uuid`, `sessionId` and the
+        `userType` Claude Code stamps on each: Qwen Code's records, threaded the same way,
+        carry none) or one of the records without a `uuid` that carries the member it is
+        known by."""
         kind = value.get("type")
         if not isinstance(kind, str):
             return False
-        if isinstance(value.get("uuid"), str) and isinstance(value.get("sessionId"), str):
-            return True
         member = UNTHREADED.get(kind)
-        return member is not None and isinstance(value.get(member), str)
+        if member is not None and "uuid" not in value:
+            return isinstance(value.get(member), str)
+        return all(isinstance(value.get(name), str) for name in ("uuid", "sessionId", USER_TYPE))
+
+    def near_miss(self, value: dict[str, Any]) -> str | None:
+        """HST-4: a typed record with some of a Claude Code record's marks (None when it has
+        all of them, or none)."""
+        kind = value.get("type")
+        if not isinstance(kind, str):
+            return None
+        member = UNTHREADED.get(kind)
+        if member is not None and "uuid" not in value:
+            return None if isinstance(value.get(member), str) else f"no string `{member}`"
+        if not isinstance(value.get("sessionId"), str):
+            return None
+        if not isinstance(value.get("uuid"), str):
+            return "no string `uuid`"
+        if isinstance(value.get(USER_TYPE), str):
+            return None
+        message = value.get("message")
+        if isinstance(message, dict) and "parts" in message:
+            return "no string `userType`, and `message.parts` (Gemini's), not `message.content`"
+        return "no string `userType`"
 
     def count(
         self,

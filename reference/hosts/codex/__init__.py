@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from ...core.answer import Answer
     from ...core.storetypes import Base, Store
 
+# HST-2, CDX-1: every member of a rollout's record envelope (C1 onwards; `ordinal` from C5),
+# and of the bare header a C0 rollout begins with.
+ENVELOPE = frozenset(("timestamp", "type", "payload", "ordinal"))
+LEGACY_HEADER = frozenset(("id", "timestamp", "instructions", "git"))
+
 
 class Codex(Host):
     input_label = "codex rollout"
@@ -30,18 +35,15 @@ class Codex(Host):
     )
 
     def claims_value(self, value: dict[str, Any]) -> bool:
-        """HST-2, CDX-1: a `session_meta`, any typed record with a `payload` object, or the
-        legacy header of era C0 (string `id` and `timestamp`, no `type`)."""
-        kind = value.get("type")
-        if kind == "session_meta" or (
-            isinstance(kind, str) and isinstance(value.get("payload"), dict)
-        ):
-            return True
-        return (
-            kind is None
-            and isinstance(value.get("id"), str)
-            and isinstance(value.get("timestamp"), str)
-        )
+        """HST-2, CDX-1: an envelope (`timestamp`, `type`, `payload`, from C5 `ordinal`, and
+        nothing else) that is a `session_meta` or carries a `payload` object, or the legacy
+        header of era C0 (string `id` and `timestamp`, no `type`, nothing but `instructions`
+        and `git` besides)."""
+        return _misses(value) == ""
+
+    def near_miss(self, value: dict[str, Any]) -> str | None:
+        """HST-4: an object with some of a rollout's first record's marks, not all."""
+        return _misses(value) or None
 
     def count(
         self,
@@ -77,6 +79,27 @@ class Codex(Host):
         from .stores import BASES, STORES
 
         return BASES, STORES
+
+
+def _misses(value: dict[str, Any]) -> str | None:
+    """What a first value lacks of a rollout's first record: "" when nothing, None when it is
+    nothing like one."""
+    kind = value.get("type")
+    if "payload" in value or kind == "session_meta":
+        if not isinstance(kind, str):
+            return "no string `type`"
+        if kind != "session_meta" and not isinstance(value.get("payload"), dict):
+            return "`payload` is not an object"
+        if not isinstance(value.get("timestamp"), str):
+            return "no string `timestamp`"
+        other = sorted(set(value) - ENVELOPE)
+        return f"members outside the envelope ({', '.join(other[:3])})" if other else ""
+    if kind is None and isinstance(value.get("id"), str) and "timestamp" in value:
+        if not isinstance(value.get("timestamp"), str):
+            return "no string `timestamp`"
+        other = sorted(set(value) - LEGACY_HEADER)
+        return f"members outside the C0 header ({', '.join(other[:3])})" if other else ""
+    return None
 
 
 HOST = Codex()

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from ...core.answer import Answer
     from ...core.storetypes import Base, Store
 
+# HST-2, CPL-1: the first event of every session file, and the runtime its `data` names.
+START = "session.start"
+PRODUCER = "copilot-agent"
 WORKSPACE = "workspace.yaml"  # beside events.jsonl: the session's folder, name, summary_count
 WORKSPACE_BYTES = 1 << 14  # a few hundred bytes in practice; never more is read
 
@@ -35,10 +38,24 @@ class CopilotCli(Host):
     )
 
     def claims_value(self, value: dict[str, Any]) -> bool:
-        """HST-2, CPL-1: an event whose `type` is a string beginning `session.` and whose
-        `data` is an object (Codex's rows, read first, claim a `payload`)."""
+        """HST-2, CPL-1: the `session.start` event every session file begins with, whose `data`
+        names the runtime that wrote it, `producer` `copilot-agent` (the CLI's, also VS Code's
+        Agent Host's). Another writer's `session.*` events do not."""
+        return value.get("type") == START and self.near_miss(value) is None
+
+    def near_miss(self, value: dict[str, Any]) -> str | None:
+        """HST-4: an event of `session.*` type with `data` that is not the runtime's start."""
         kind = value.get("type")
-        return isinstance(kind, str) and kind.startswith("session.") and _is_object(value)
+        if not (isinstance(kind, str) and kind.startswith("session.")):
+            return None
+        data = value.get("data")
+        if kind != START:
+            return f"`{START}` is not first"
+        if not isinstance(data, dict):
+            return "`data` is not an object"
+        if data.get("producer") != PRODUCER:
+            return f"`data.producer` is not `{PRODUCER}`"
+        return None
 
     def count(
         self,
@@ -71,10 +88,6 @@ class CopilotCli(Host):
         from .anonymize import POLICY
 
         return POLICY
-
-
-def _is_object(value: dict[str, Any]) -> bool:
-    return isinstance(value.get("data"), dict)
 
 
 def _first_message(value: dict[str, Any]) -> str | None:

@@ -29,13 +29,31 @@ class GeminiCli(Host):
     )
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
-        """HST-2, GEM-1: a `.json` whose document is a whole-file chat. Only a document that
-        names `projectHash` within the prefix is parsed (Gemini CLI writes it second)."""
-        return not is_dir and path.endswith(".json") and is_chat_file(path)
+        """HST-2, GEM-1: a `.json` whose document, as its first bytes show it, is a whole-file
+        chat with a message of Gemini's own `type` (`chat_misses`)."""
+        if is_dir or not path.endswith(".json"):
+            return False
+        from ...core.peek import prefix_view
+
+        view = prefix_view(head)
+        return view.document and chat_misses(view.value) is None
 
     def claims_value(self, value: dict[str, Any]) -> bool:
-        """HST-2, GEM-1: the chat's metadata record (checked before VS Code's `kind`)."""
+        """HST-2, GEM-1: the chat's metadata record, string `sessionId` and `projectHash` (Qwen
+        Code's and Claude Code's records name no `projectHash`; VS Code's `kind` is a number,
+        the metadata record's a string)."""
         return isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str)
+
+    def near_miss(self, value: dict[str, Any]) -> str | None:
+        """HST-4: a chat's metadata (`sessionId`, `projectHash`, `startTime`) without all of
+        Gemini CLI's marks."""
+        if not isinstance(value.get("sessionId"), str):
+            return None
+        if isinstance(value.get("messages"), list):
+            return chat_misses(value)
+        if "startTime" in value or "lastUpdated" in value:
+            return "no string `projectHash`" if "projectHash" not in value else None
+        return None
 
     def count(
         self,
@@ -82,25 +100,38 @@ class GeminiCli(Host):
         return BASES, STORES
 
 
-def is_chat_file(path: str) -> bool:
-    """GEM-1, LEG-1: whether a `.json` file is a whole-file Gemini CLI chat (not VS Code's)."""
-    import json
+# GEM-1: the `type` Gemini CLI gives its model's messages (Qwen Code 0.1's chat, the same
+# document otherwise, gives them "qwen").
+MODEL_TYPE = "gemini"
 
+
+def chat_misses(value: Any) -> str | None:
+    """GEM-1, HST-2: what a `.json` document lacks of a whole-file Gemini CLI chat (None: it
+    has every mark): string `sessionId` and `projectHash`, an array `messages` and no
+    `requests` (VS Code's, LEG-1), and among the messages the first bytes show one whose
+    `type` is `gemini`: Qwen Code 0.1 writes the same document with `qwen` there."""
+    if not isinstance(value, dict):
+        return "not an object"
+    for name in ("sessionId", "projectHash"):
+        if not isinstance(value.get(name), str):
+            return f"no string `{name}`"
+    messages = value.get("messages")
+    if not isinstance(messages, list) or "requests" in value:
+        return "no array `messages`" if not isinstance(messages, list) else "a `requests` member"
+    if any(isinstance(item, dict) and item.get("type") == MODEL_TYPE for item in messages):
+        return None
+    return "no message of `type` `gemini` in the first 64 KiB"
+
+
+def is_chat_file(path: str) -> bool:
+    """GEM-1, LEG-1: whether a `.json` file is a whole-file Gemini CLI chat (HST-2's marks)."""
     from ...core.files import open_log
-    from ...core.jsontext import BOM
-    from ...core.registry import PEEK
-    from .reader import is_chat_document
+    from ...core.peek import PEEK, prefix_view
 
     with open_log(path) as stream:
-        data = stream.read(PEEK)
-        if b'"projectHash"' not in data:
-            return False  # VS Code's, unread here (LEG-1)
-        data += stream.read()
-    try:
-        value = json.loads(data[len(BOM) :] if data.startswith(BOM) else data)
-    except (ValueError, RecursionError):
-        return False  # VS Code's rules reject it (LEG-1, ERR-3)
-    return is_chat_document(value)
+        head = stream.read(PEEK)
+    view = prefix_view(head)
+    return view.document and chat_misses(view.value) is None
 
 
 HOST = GeminiCli()

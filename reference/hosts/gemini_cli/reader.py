@@ -26,18 +26,6 @@ CONTEXT = "<session_context>"  # GEM-3: the environment message that opens every
 W_INDIRECT = "W-INDIRECT"  # GEM-6: the count is inferred from history replacements
 
 
-def is_chat_document(value: Any) -> bool:
-    """GEM-1: a whole-file `.json` chat (string `sessionId` and `projectHash`, array `messages`,
-    no `requests`), as opposed to a VS Code flat session or export (LEG-1)."""
-    return (
-        isinstance(value, dict)
-        and isinstance(value.get("sessionId"), str)
-        and isinstance(value.get("projectHash"), str)
-        and isinstance(value.get("messages"), list)
-        and "requests" not in value
-    )
-
-
 def reject_document() -> Rejection:
     """GEM-7: the `.json` era (J0) kept no compressed history; RBT-5, ERR-14."""
     return Rejection(

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from ...core.answer import Answer
     from ...core.storetypes import Base, Store
 
+# HST-2, PIA-1: the members of the session header besides `type` that HST-2 requires (every
+# format writes them, and `cwd`).
+HEADER = ("id", "timestamp")
+
 
 class Pi(Host):
     input_label = "pi session"
@@ -28,8 +32,16 @@ class Pi(Host):
     )
 
     def claims_value(self, value: dict[str, Any]) -> bool:
-        """HST-2, PIA-1: the session header, `type` `session`."""
-        return value.get("type") == "session"
+        """HST-2, PIA-1: the session header: `type` `session` with a string `id` and
+        `timestamp`, which every format writes (and `cwd`, not required here)."""
+        return value.get("type") == "session" and self.near_miss(value) is None
+
+    def near_miss(self, value: dict[str, Any]) -> str | None:
+        """HST-4: a `type` `session` object without the header's members."""
+        if value.get("type") != "session":
+            return None
+        missing = [name for name in HEADER if not isinstance(value.get(name), str)]
+        return f"no string `{missing[0]}`" if missing else None
 
     def count(
         self,

@@ -28,12 +28,28 @@ class VsCode(Host):
     )
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
-        """HST-2, LEG-1: a `.json` file is one document, VS Code's (after Gemini CLI's row)."""
-        return not is_dir and path.endswith(".json")
+        """HST-2, LEG-1: a `.json` document of VS Code's own shape, as its first bytes show it:
+        an object whose `requests` is an array, with a number `version` or a string
+        `sessionId` (a flat session) or a string `responderUsername` (an export, LEG-3)."""
+        if is_dir or not path.endswith(".json"):
+            return False
+        from ...core.peek import prefix_view
+
+        view = prefix_view(head)
+        return view.document and document_misses(view.value) is None
 
     def claims_value(self, value: dict[str, Any]) -> bool:
-        """HST-2, RPL-3: an entry of the mutation log has a member `kind`."""
-        return "kind" in value
+        """HST-2, RPL-3: an entry of the mutation log, whose `kind` is a number (Gemini CLI's
+        metadata record names a string `kind`)."""
+        return _is_number(value.get("kind"))
+
+    def near_miss(self, value: dict[str, Any]) -> str | None:
+        """HST-4: what a log entry or a `.json` session of VS Code's would have."""
+        if "kind" in value:
+            return None if _is_number(value["kind"]) else "`kind` is not a number"
+        if any(name in value for name in DOCUMENT_MEMBERS):
+            return document_misses(value)
+        return None
 
     def count(
         self,
@@ -79,6 +95,31 @@ class VsCode(Host):
         from .stores import BASES, STORES
 
         return BASES, STORES
+
+
+# LEG-1, LEG-3: the members VS Code's `.json` session and export carry besides `requests`.
+DOCUMENT_MEMBERS = ("requests", "version", "sessionId", "responderUsername", "requesterUsername")
+
+
+def _is_number(value: Any) -> bool:
+    """A JSON number as JavaScript sees one (`true` is none)."""
+    return type(value) in (int, float)
+
+
+def document_misses(value: Any) -> str | None:
+    """LEG-1, HST-2: what a `.json` document lacks of VS Code's marks (None: it has them all):
+    an object whose `requests` is an array, and a number `version`, a string `sessionId` or a
+    string `responderUsername` (Gemini CLI's and Qwen Code's chats, Cline's task and SDK files
+    have no `requests`; no other writer pairs it with these)."""
+    if not isinstance(value, dict):
+        return "not an object"
+    if not isinstance(value.get("requests"), list):
+        return "no array `requests`"
+    if _is_number(value.get("version")) or any(
+        isinstance(value.get(name), str) for name in ("sessionId", "responderUsername")
+    ):
+        return None
+    return "no number `version`, string `sessionId` or string `responderUsername`"
 
 
 HOST = VsCode()
