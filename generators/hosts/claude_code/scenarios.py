@@ -64,6 +64,19 @@ SCENARIOS: tuple[Scenario[ClaudePlan], ...] = (
         _claude(ClaudeTurn(1), ClaudeCompact("auto"), ClaudeTurn(1)),
     ),
     Scenario(
+        "claude-near-qwen",
+        "claude-code",
+        ("CC3",),
+        "a transcript whose records carry every member Qwen Code's also carry is Claude Code's "
+        "by its userType; one reboot",
+        ("CLC-1", "HST-2"),
+        ("near-miss", "claude-auto"),
+        _claude(ClaudeTurn(1), ClaudeCompact("auto"), ClaudeTurn(1)),
+        comment="uuid, parentUuid, sessionId, timestamp, type, cwd, version and gitBranch are "
+        "Qwen Code's record members too; userType and an Anthropic message.content are Claude "
+        "Code's alone (CLC-1, HST-2).",
+    ),
+    Scenario(
         "claude-two-compactions",
         "claude-code",
         ("CC3",),

@@ -13,9 +13,12 @@ from typing import Literal
 
 @dataclass(frozen=True)
 class Prompt:
-    """A user prompt, `tools` shell calls with their results, the model's answer."""
+    """A user prompt, `tools` shell calls with their results, the model's answer. `pasted`:
+    the prompt also holds that many bytes of a pasted log (the model's first message then
+    starts that far into the file; HST-2 reads a `.json` chat's first 64 KiB)."""
 
     tools: int = 1
+    pasted: int = 0
 
 
 @dataclass(frozen=True)

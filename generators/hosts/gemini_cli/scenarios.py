@@ -211,6 +211,20 @@ SCENARIOS: tuple[Scenario[GemPlan], ...] = (
         "session by its members (GEM-1) and rejected (GEM-7).",
     ),
     Scenario(
+        "gemini-json-long-prompt",
+        "gemini-cli",
+        ("J0",),
+        "a .json chat whose first prompt pastes 48 KiB: its first gemini message is far in, "
+        "still Gemini CLI's; unmeasurable",
+        ("GEM-1", "GEM-7", "HST-2", "RBT-5", "ERR-14", "ERR-10"),
+        ("gemini-json", "gemini-unmeasurable", "near-miss", "rejection"),
+        _gem(Prompt(1, pasted=48 * 1024), Compress(), Prompt(1)),
+        reject="E-UNMEASURABLE",
+        comment="Gemini CLI's row knows its chat by a message of type gemini, which Qwen Code "
+        "0.1's same-shaped document never has (GEM-1, HST-2); the row looks for it in the first "
+        "64 KiB, into the messages array.",
+    ),
+    Scenario(
         "gemini-torn-tail",
         "gemini-cli",
         ("G1",),

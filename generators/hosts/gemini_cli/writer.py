@@ -119,7 +119,11 @@ class GeminiChat:
     def prompt(self, step: Prompt) -> None:
         self.clock.wait(30)
         self.kept_from = len(self.history)
-        self.message("user", [{"text": words(self.rng, 8)}])
+        text = words(self.rng, 8)
+        if step.pasted:
+            line = "PASS test_reader.py::test_case " + "." * 40 + "\n"
+            text += "\n" + line * (step.pasted // len(line))
+        self.message("user", [{"text": text}])
         tokens = {"input": 12000, "output": 40, "cached": 0, "thoughts": 0, "tool": 0}
         for number in range(step.tools):
             self.clock.wait(2)

@@ -7,8 +7,12 @@ case has no `host` key and its era is "none".
 from __future__ import annotations
 
 from ..scenario import Scenario
+from . import strangers
 
 BASE_RULES = ("HST-1", "HST-2")
+# HST-2, HST-4: a near miss, a file that looks like a known host's and carries none of its marks.
+NEAR_MISS = ("HST-4", "HST-2", "ERR-13", "ERR-10")
+NEAR_TAGS = ("unknown-host", "near-miss", "rejection")
 
 
 SCENARIOS: tuple[Scenario[None], ...] = (
@@ -48,6 +52,93 @@ SCENARIOS: tuple[Scenario[None], ...] = (
         reject="E-HOST",
         comment="HST-2 knows a Claude Code conversation record by a string uuid and a string "
         "sessionId together (CLC-1).",
+    ),
+    # -- near misses: a host the spec does not count yet, next to one it does -------------
+    Scenario(
+        "near-miss-qwen-jsonl",
+        None,
+        ("none",),
+        "a Qwen Code 0.5+ chat threads its records like Claude Code but has no userType: "
+        "no known host's",
+        (*NEAR_MISS, "CLC-1"),
+        NEAR_TAGS,
+        raw=strangers.qwen_jsonl(),
+        reject="E-HOST",
+        comment="Qwen Code's records carry uuid, parentUuid, sessionId, cwd, version and gitBranch "
+        "as Claude Code's do, a message of Gemini parts, and no userType (CLC-1's mark). Its "
+        "one chat_compression is a compaction a neighbour's rules would count 0. E-HOST until "
+        "Qwen Code has a chapter.",
+    ),
+    Scenario(
+        "near-miss-qwen-json",
+        None,
+        ("none",),
+        "a Qwen Code 0.1 whole-file chat is Gemini CLI's document with qwen messages: no known "
+        "host's",
+        (*NEAR_MISS, "GEM-1"),
+        NEAR_TAGS,
+        raw=strangers.qwen_json_chat(),
+        reject="E-HOST",
+        comment="Same members as a J0 Gemini CLI chat (sessionId, projectHash, messages), but its "
+        "model's messages are of type qwen, not gemini (GEM-1's mark). E-HOST until Qwen Code "
+        "has a chapter.",
+        options="json",
+    ),
+    Scenario(
+        "near-miss-cline-ui-messages",
+        None,
+        ("none",),
+        "a Cline task's ui_messages.json, a JSON array: not a VS Code session, no known host's",
+        (*NEAR_MISS, "LEG-1"),
+        NEAR_TAGS,
+        raw=strangers.cline_ui_messages(),
+        reject="E-HOST",
+        comment="A .json is VS Code's only with its requests array (LEG-1, HST-2); spec 2.0 "
+        "read this file by VS Code's rules (E-STATE). It holds one auto-compact (a "
+        "summarizeTask tool message). E-HOST until Cline has a chapter.",
+        options="json",
+    ),
+    Scenario(
+        "near-miss-cline-api-history",
+        None,
+        ("none",),
+        "a Cline task's api_conversation_history.json, a JSON array: no known host's",
+        (*NEAR_MISS, "LEG-1"),
+        NEAR_TAGS,
+        raw=strangers.cline_api_history(),
+        reject="E-HOST",
+        comment="Anthropic-style messages in an array; spec 2.0 read it by VS Code's rules "
+        "(E-STATE). E-HOST until Cline has a chapter.",
+        options="json",
+    ),
+    Scenario(
+        "near-miss-cline-sdk-messages",
+        None,
+        ("none",),
+        "a Cline SDK session's messages.json has a number version and a sessionId but no "
+        "requests: not a VS Code flat session, no known host's",
+        (*NEAR_MISS, "LEG-1"),
+        NEAR_TAGS,
+        raw=strangers.cline_sdk_messages(),
+        reject="E-HOST",
+        comment="Spec 2.0 took it for a VS Code flat session (a number version, a string "
+        "sessionId) and counted 0; VS Code's marks include the requests array (LEG-1, HST-2). "
+        "E-HOST until Cline has a chapter.",
+        options="json",
+    ),
+    Scenario(
+        "near-miss-session-events",
+        None,
+        ("none",),
+        "another writer's session.* events with a data object: not a Copilot CLI log, no known "
+        "host's",
+        (*NEAR_MISS, "CPL-1"),
+        NEAR_TAGS,
+        raw=strangers.session_events(),
+        reject="E-HOST",
+        comment="A Copilot CLI log begins with a session.start whose data names producer "
+        "copilot-agent (CPL-1); session.* types and a data object alone are anyone's. Spec 3.0 "
+        "part three read this file by the Copilot CLI's rules and counted 0.",
     ),
     Scenario(
         "empty-file",

@@ -47,7 +47,9 @@ class VsCode(Host):
         """HST-4: what a log entry or a `.json` session of VS Code's would have."""
         if "kind" in value:
             return None if _is_number(value["kind"]) else "`kind` is not a number"
-        if any(name in value for name in DOCUMENT_MEMBERS):
+        if any(name in value for name in DOCUMENT_MEMBERS) or (
+            _is_number(value.get("version")) and "type" not in value
+        ):
             return document_misses(value)
         return None
 
@@ -97,8 +99,9 @@ class VsCode(Host):
         return BASES, STORES
 
 
-# LEG-1, LEG-3: the members VS Code's `.json` session and export carry besides `requests`.
-DOCUMENT_MEMBERS = ("requests", "version", "sessionId", "responderUsername", "requesterUsername")
+# HST-4's hint: members only VS Code's `.json` session and export carry (a number `version`
+# without a `type` also reads as a flat session's).
+DOCUMENT_MEMBERS = ("requests", "responderUsername", "requesterUsername")
 
 
 def _is_number(value: Any) -> bool:

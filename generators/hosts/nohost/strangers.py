@@ -1,0 +1,217 @@
+"""Files of hosts the spec does not count yet, written the way their own programs write them:
+the near-miss cases of HST-2 (each looks like a known host's file and carries none of its
+marks), whose answer is `E-HOST` until a chapter for the host is written.
+
+Each function gives the bytes of one small but faithful session; the shapes are restated from
+the writers' sources (named in each docstring) and from the research notes of issue 42. Ids
+and times are fixed, so a build is reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+SESSION = "6c1f0a52-93d4-4e0b-8a27-3f5e9b1c7d40"
+CWD = "/home/dev/project"
+
+
+def _lines(records: list[dict[str, Any]]) -> bytes:
+    return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in records)
+
+
+def qwen_jsonl() -> bytes:
+    """Qwen Code 0.5+ (`~/.qwen/projects/<cwd>/chats/<id>.jsonl`; QwenLM/qwen-code,
+    `packages/core/src/services/chatRecordingService.ts`): records threaded by `uuid` and
+    `parentUuid` with `sessionId`, `timestamp`, `type`, `cwd`, the CLI `version` and
+    `gitBranch`, like Claude Code's, but no `userType`, and a `message` of Gemini's Content
+    (`role`, `parts`). One completed compression: a `system` record of subtype
+    `chat_compression` whose `compressionStatus` is 1."""
+    base = {"sessionId": SESSION, "cwd": CWD, "version": "0.15.10", "gitBranch": "main"}
+
+    def record(uuid: str, parent: str | None, at: str, kind: str, **rest: Any) -> dict[str, Any]:
+        head = {"uuid": uuid, "parentUuid": parent, "sessionId": SESSION}
+        return {**head, "timestamp": f"2026-11-20T10:{at}.000Z", "type": kind, **base, **rest}
+
+    def text(role: str, words: str) -> dict[str, Any]:
+        return {"role": role, "parts": [{"text": words}]}
+
+    usage = {"promptTokenCount": 900000, "candidatesTokenCount": 40, "totalTokenCount": 900040}
+    snapshot = "<state_snapshot>\nthe parser is fixed; next: its tests\n</state_snapshot>"
+    info = {"originalTokenCount": 900040, "newTokenCount": 2100, "compressionStatus": 1}
+    compressed = [
+        text("user", snapshot),
+        text("model", "Got it. Thanks for the additional context!"),
+    ]
+    return _lines(
+        [
+            record("a1", None, "00:00", "user", message=text("user", "fix the parser")),
+            record(
+                "a2",
+                "a1",
+                "00:05",
+                "assistant",
+                message=text("model", "The parser is fixed."),
+                usageMetadata=usage,
+                model="qwen3-coder-plus",
+            ),
+            record(
+                "a3",
+                "a2",
+                "00:09",
+                "system",
+                subtype="chat_compression",
+                systemPayload={"info": info, "compressedHistory": compressed},
+            ),
+            record("a4", "a3", "00:30", "user", message=text("user", "now the tests")),
+            record(
+                "a5",
+                "a4",
+                "00:36",
+                "assistant",
+                message=text("model", "The tests pass."),
+                model="qwen3-coder-plus",
+            ),
+        ]
+    )
+
+
+def qwen_json_chat() -> bytes:
+    """Qwen Code 0.1.x (`~/.qwen/tmp/<hash>/chats/session-*.json`): Gemini CLI's whole-file
+    chat document, pretty-printed and rewritten whole (`sessionId`, `projectHash`,
+    `startTime`, `lastUpdated`, `messages`), whose model messages have `type` `qwen` where
+    Gemini CLI writes `gemini` (the `QwenMessage` of Qwen Code's own session reader)."""
+    tokens = {"input": 12000, "output": 40, "cached": 0, "thoughts": 0, "tool": 0, "total": 12040}
+    document = {
+        "sessionId": SESSION,
+        "projectHash": "1afbf223bb0b58ba08766ec87173ebd68e0507d66983531a95b52ff9b529c7db",
+        "startTime": "2026-10-02T09:00:00.000Z",
+        "lastUpdated": "2026-10-02T09:01:10.000Z",
+        "messages": [
+            {
+                "id": "5e1c0b7a-0d2f-4f61-9a8e-2b7c4d1e0f11",
+                "timestamp": "2026-10-02T09:00:02.000Z",
+                "type": "user",
+                "content": "fix the parser",
+            },
+            {
+                "id": "5e1c0b7a-0d2f-4f61-9a8e-2b7c4d1e0f12",
+                "timestamp": "2026-10-02T09:00:40.000Z",
+                "type": "qwen",
+                "content": "The parser is fixed.",
+                "thoughts": [],
+                "tokens": tokens,
+                "model": "qwen3-coder-plus",
+            },
+        ],
+    }
+    return json.dumps(document, indent=2).encode()
+
+
+def cline_ui_messages() -> bytes:
+    """Cline 3.x `tasks/<id>/ui_messages.json` (cline/cline, `core/storage/disk.ts`): one JSON
+    array of `ClineMessage` objects (`ts`, `type` `say` or `ask`, `say`/`ask`, `text`,
+    `conversationHistoryIndex`); an auto-compact shows as a `say` `tool` whose text names the
+    `summarizeTask` tool."""
+    summary = json.dumps({"tool": "summarizeTask", "content": "the parser is fixed; next: tests"})
+    messages: list[dict[str, Any]] = [
+        {"ts": 1764000000000, "type": "say", "say": "text", "text": "fix the parser", "images": []},
+        {
+            "ts": 1764000001000,
+            "type": "say",
+            "say": "api_req_started",
+            "text": json.dumps({"request": "<task>\nfix the parser\n</task>", "tokensIn": 120000}),
+            "conversationHistoryIndex": -1,
+        },
+        {"ts": 1764000009000, "type": "say", "say": "tool", "text": summary},
+        {"ts": 1764000020000, "type": "say", "say": "text", "text": "The tests pass."},
+    ]
+    for index, message in enumerate(messages):
+        message.setdefault("conversationHistoryIndex", index - 1)
+    return json.dumps(messages, separators=(",", ":")).encode()
+
+
+def cline_api_history() -> bytes:
+    """Cline 3.x `tasks/<id>/api_conversation_history.json`: one JSON array of Anthropic-style
+    messages (`role`, `content` blocks), kept whole; an auto-compact leaves the assistant's
+    `summarize_task` call and a user message beginning `[summarize_task] Result:`."""
+    continued = (
+        "[summarize_task] Result:\n\nThis session is being continued from a previous "
+        "conversation that ran out of context."
+    )
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": "<task>\nfix the parser\n</task>"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "The parser is fixed."}]},
+        {"role": "user", "content": [{"type": "text", "text": "now the tests"}]},
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "text",
+                    "text": "<summarize_task>\n<context>the parser is fixed</context>\n"
+                    "</summarize_task>",
+                }
+            ],
+        },
+        {"role": "user", "content": [{"type": "text", "text": continued}]},
+    ]
+    return json.dumps(messages, separators=(",", ":")).encode()
+
+
+def cline_sdk_messages() -> bytes:
+    """Cline CLI 3.x / extension 4.x `sessions/<id>/<id>.messages.json` (cline/cline
+    `sdk/packages/core`): one object with a number `version`, `updated_at`, `agent`,
+    `sessionId`, `origin`, `messages` (`id`, `role`, `content` blocks, `ts`) and
+    `system_prompt`: a number `version` and a string `sessionId` like a VS Code flat session,
+    but `messages` where VS Code has `requests`. It keeps the whole history and no trace of a
+    compaction (that is the sibling `<id>.compaction.json`)."""
+    document = {
+        "version": 1,
+        "updated_at": "2026-11-20T10:01:00.000Z",
+        "agent": "cline",
+        "sessionId": "1764000000000",
+        "origin": "cli",
+        "messages": [
+            {
+                "id": "m1",
+                "role": "user",
+                "content": [{"type": "text", "text": "fix the parser"}],
+                "ts": 1764000000000,
+            },
+            {
+                "id": "m2",
+                "role": "assistant",
+                "content": [{"type": "text", "text": "The parser is fixed."}],
+                "ts": 1764000005000,
+            },
+        ],
+        "system_prompt": "You are Cline, a software engineer.",
+    }
+    return json.dumps(document, indent=2).encode()
+
+
+def session_events() -> bytes:
+    """Another writer's `session.*` events: opencode's server event names (`session.created`,
+    `session.compacted`) as an event-logging plugin writes them, one object a line with a
+    `data` object. Not the Copilot runtime's log: no `session.start` naming `producer`
+    `copilot-agent` (CPL-1)."""
+    ident = "ses_5a1b2c3d4e5fabcdefABCDEF01"
+    return _lines(
+        [
+            {
+                "type": "session.created",
+                "data": {"sessionID": ident, "title": "fix the parser"},
+                "timestamp": "2026-11-20T10:00:00.000Z",
+            },
+            {
+                "type": "session.compacted",
+                "data": {"sessionID": ident},
+                "timestamp": "2026-11-20T10:05:00.000Z",
+            },
+            {
+                "type": "session.idle",
+                "data": {"sessionID": ident},
+                "timestamp": "2026-11-20T10:06:00.000Z",
+            },
+        ]
+    )
