@@ -628,6 +628,45 @@ def _zero_for_unknown(path: str) -> int:
         raise
 
 
+def _by_shape(path: str) -> str | None:
+    """The neighbour whose files a stranger looks like, by shape as spec 3.0 part three's
+    detection judged: any `.json` is VS Code's unless it is a chat document (`sessionId`,
+    `projectHash`, `messages`); a typed object with `uuid` and `sessionId` is Claude Code's;
+    a `session.*` type with a `data` object the Copilot CLI's."""
+    if path.endswith(".json"):
+        try:
+            with open(path, "rb") as stream:
+                document = json.loads(stream.read().decode("utf-8-sig"))
+        except ValueError:
+            return "vscode"
+        chat = isinstance(document, dict) and {"sessionId", "projectHash"} <= set(document)
+        return "gemini-cli" if chat and isinstance(document.get("messages"), list) else "vscode"
+    with open(path, "rb") as stream:
+        try:
+            first = json.loads(stream.readline())
+        except ValueError:
+            return None
+    if not isinstance(first, dict) or not isinstance(first.get("type"), str):
+        return None
+    if isinstance(first.get("uuid"), str) and isinstance(first.get("sessionId"), str):
+        return "claude-code"
+    if first["type"].startswith("session.") and isinstance(first.get("data"), dict):
+        return "copilot-cli"
+    return None
+
+
+def _stranger_as_neighbour(path: str) -> int:
+    """HST-2 bent (claims by shape, not by marks): a file no row's marks fit is read by the
+    rules of the known host it looks like."""
+    try:
+        return count_path(path, readable=True, session=session_of(path)).reboots
+    except Rejection as rejection:
+        neighbour = _by_shape(path) if rejection.code == E_HOST else None
+        if neighbour is None:
+            raise
+        return count_path(path, readable=True, host=neighbour).reboots
+
+
 GREP = re.compile(rb"compact")
 
 
@@ -1022,6 +1061,7 @@ GALLERY: dict[str, Counter] = {
     "trusts-version-string": _trusts_version_string,
     "vscode-rules-for-any-host": _vscode_rules_for_unknown,
     "zero-for-unknown-host": _zero_for_unknown,
+    "stranger-as-neighbour": _stranger_as_neighbour,
     "greps-compact": _greps_compact,
     # Claude Code and Gemini CLI (spec 3.0 part two)
     "claude-counts-summaries": claude_mistake(rewrite=_retyped(_is_summary_record)),
