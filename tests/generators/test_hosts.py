@@ -107,6 +107,7 @@ def test_case_toml_names_the_host_right_after_the_title(case: Case) -> None:
         assert lines[3] == f'host = "{case.scenario.host}"'
         assert lines[2].startswith("title = ")
     whole_file = case.scenario.host == "gemini-cli" and case.era == "J0"  # GEM-1: a .json chat
+    whole_file |= case.scenario.host is None and case.scenario.options == "json"  # a near miss
     if case.scenario.host == "basic-agent-chat-loop":  # BCL-4: a folder of session files
         assert meta["container"] == "markdown"
         assert f"input/{meta['input']}" in case.files()
