@@ -29,7 +29,9 @@ class Host:
     key: str = ""  # the key of spec/hosts.toml (a case's `host`)
     name: str = ""  # for people: "OpenAI Codex CLI"
     chapter: str = ""  # spec/hosts/<chapter>.md, relative to spec/
-    rank: int = 0  # HST-2: the order in which hosts are asked (`detect_rank`)
+    # HST-2: the order in which hosts are asked (`detect_rank`). Every row is asked and one
+    # alone may fit, so the order decides nothing; it orders E-HOST's nearest hosts (HST-4).
+    rank: int = 0
     # HST-2: the host whose rules judge a file no row claims before its first value is an object
     # (no value, not JSON, not an object): VS Code's (ERR-1, ERR-3, ERR-4), keeping 2.0's answers.
     fallback: bool = False
