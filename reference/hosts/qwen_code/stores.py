@@ -87,8 +87,9 @@ STORES: tuple[Store, ...] = (
         "tmp/*/chats",
         False,
         QWEN_Q0_NAME,
-        "@qwen-code/qwen-code 0.1.4 cli.js ChatRecordingService (tmp/<sha256 of the project "
-        "root>/chats/session-<time>-<id8>.json, rewritten whole; QWN-9)",
+        "QwenLM/qwen-code packages/core/src/services/chatRecordingService.ts as released in 0.1.4 "
+        "(tmp/<sha256 of the project root>/chats/session-<time>-<id8>.json, rewritten whole; "
+        "QWN-9)",
         distinct=False,
     ),
 )
