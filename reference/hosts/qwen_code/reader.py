@@ -40,7 +40,7 @@ def reject_q0() -> Rejection:
 
 def count_records(records: Iterable[tuple[int, Any]]) -> RecordCount:
     """Count the reboots of one Qwen Code transcript given its `(line, value)` records."""
-    count = RecordCount(host=HOST, reboots=0, era="Q1")
+    count = RecordCount(host=HOST, reboots=0, era="Q1")  # QWN-2: a `.jsonl` is Q1
     seen: set[str] = set()  # QWN-4: the summaries of the file's compression records so far
     main = False  # a record of the main thread seen (QWN-7)
     sidechain = False  # a sub-agent's record seen (QWN-7)
