@@ -55,36 +55,6 @@ SCENARIOS: tuple[Scenario[None], ...] = (
     ),
     # -- near misses: a host the spec does not count yet, next to one it does -------------
     Scenario(
-        "near-miss-qwen-jsonl",
-        None,
-        ("none",),
-        "a Qwen Code 0.5+ chat threads its records like Claude Code but has no userType: "
-        "no known host's",
-        (*NEAR_MISS, "CLC-1"),
-        NEAR_TAGS,
-        raw=strangers.qwen_jsonl(),
-        reject="E-HOST",
-        comment="Qwen Code's records carry uuid, parentUuid, sessionId, cwd, version and gitBranch "
-        "as Claude Code's do, a message of Gemini parts, and no userType (CLC-1's mark). Its "
-        "one chat_compression is a compaction a neighbour's rules would count 0. E-HOST until "
-        "Qwen Code has a chapter.",
-    ),
-    Scenario(
-        "near-miss-qwen-json",
-        None,
-        ("none",),
-        "a Qwen Code 0.1 whole-file chat is Gemini CLI's document with qwen messages: no known "
-        "host's",
-        (*NEAR_MISS, "GEM-1"),
-        NEAR_TAGS,
-        raw=strangers.qwen_json_chat(),
-        reject="E-HOST",
-        comment="Same members as a J0 Gemini CLI chat (sessionId, projectHash, messages), but its "
-        "model's messages are of type qwen, not gemini (GEM-1's mark). E-HOST until Qwen Code "
-        "has a chapter.",
-        options="json",
-    ),
-    Scenario(
         "near-miss-cline-ui-messages",
         None,
         ("none",),
