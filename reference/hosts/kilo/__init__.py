@@ -27,7 +27,7 @@ K1_FROM = (7, 7)  # KLO-2: the first release with Kilo's tables and opencode 1.1
 
 class Kilo(Member):
     input_label = "kilo store"
-    store_variables = ("XDG_DATA_HOME", "KILO_DB")
+    store_variables = ("XDG_DATA_HOME",)  # KILO_DB names a file of any name: see spec/STORES.md
     identity = Identity(
         how="Kilo gives its shell tool no session id (KILO=1 only): opencode's plugin "
         "conformance/hooks/opencode, listed under \"plugin\" in kilo.json, on session.compacted",
