@@ -21,7 +21,8 @@ marks (HST-2): the owner reads the input once (`family_evidence`), every host of
 judges that reading by its own writer's marks (`marks`), and `family_claims` lets exactly one
 of them claim it; when none or several fit, the input is rejected with `E-HOST` (HST-4): a
 file the content cannot attribute never gets a made-up host. Kilo is opencode's member
-(spec/hosts/kilo.md); Roo Code and the Kilo Code extension are Cline's.
+(spec/hosts/kilo.md); Roo Code and the Kilo Code extension are Cline's. `Member` and
+`family_claims` live in `family.py`, which asks the registry (the registry imports this module).
 """
 
 from __future__ import annotations
@@ -122,73 +123,3 @@ class Host:
     def __repr__(self) -> str:
         return f"<host {self.key}>"
 
-
-def family_claims(host: Host, path: str, is_dir: bool, head: bytes) -> bool:
-    """HST-2 for the hosts of one family: whether `host` is the one whose marks the input
-    carries. Raises E-HOST (HST-4) when the owner's reading fits no host of the family or
-    several: the content cannot tell which program wrote it."""
-    from . import registry
-    from .errors import E_HOST, Rejection
-
-    owner = registry.get(host.family) if host.family else host
-    evidence = owner.family_evidence(path, is_dir, head)
-    if evidence is None:
-        return False
-    kin = [h for h in registry.by_rank() if h is owner or h.family == owner.key]
-    fits = [h for h in kin if h.marks(evidence)]
-    if len(fits) == 1:
-        return fits[0] is host
-    names = " and ".join(h.name for h in (fits or kin))
-    why = "carries the marks of both" if fits else "carries no mark of either"
-    raise Rejection(0, E_HOST, f"a store of {owner.name}'s family that {why} ({names})")
-
-
-class Member(Host):
-    """A host of another host's family (see the module's docstring): the owner's reader, store
-    lookups and anonymize policy, under this host's own name; its own detection marks (`marks`),
-    stores and identity. Subclasses say their marks and their eras (`relabel`)."""
-
-    def owner(self) -> Host:
-        """The family's owner, from the registry (hosts never import each other)."""
-        from .registry import get
-
-        return get(self.family)
-
-    def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
-        return family_claims(self, path, is_dir, head)
-
-    def relabel(self, answer: Answer) -> Answer:
-        """The owner's answer under this host's name; a subclass also sets its era."""
-        answer.host = self.key
-        return answer
-
-    def count(
-        self,
-        path: str,
-        *,
-        session: str | None = None,
-        readable: bool = False,
-        with_title: bool = False,
-    ) -> Answer:
-        answer = self.owner().count(
-            path, session=session, readable=readable, with_title=with_title
-        )
-        return self.relabel(answer)
-
-    def count_store(self, path: str) -> list[tuple[str, str, Answer | Exception]]:
-        return [
-            (ident, title, found if isinstance(found, Exception) else self.relabel(found))
-            for ident, title, found in self.owner().count_store(path)
-        ]
-
-    def is_store(self, path: str) -> bool:
-        return self.owner().is_store(path)
-
-    def sessions_in(self, path: str) -> list[tuple[str, str]]:
-        return self.owner().sessions_in(path)
-
-    def session_ids(self, path: str, name_id: str) -> tuple[str, ...]:
-        return self.owner().session_ids(path, name_id)
-
-    def anonymize_policy(self) -> Any:
-        return self.owner().anonymize_policy()

@@ -33,6 +33,8 @@ DATA = HOME / ".local" / "share" / "kilo"
 CONFIG = HOME / ".config" / "kilo" / "kilo.json"
 RETRIES = "3"  # KILO_SESSION_RETRY_LIMIT: how often 7.7.x retries a failed request
 SCENARIOS = ("plain", "manual", "auto", "two", "failure")
+# 7.7's first start runs its migrations and loads a 170 MB binary: over a minute on a busy machine.
+STARTUP = 240.0
 
 
 def supports(version: str, scenario: str) -> bool:
@@ -124,7 +126,7 @@ def drive(
     program = binary(install.folder)
     opencode.write_config(server.base_url, target=CONFIG, context=CONTEXT)
     PROJECT.mkdir(parents=True, exist_ok=True)
-    api = opencode.Api(program, logs / "kilo-serve.stderr", env=_env())
+    api = opencode.Api(program, logs / "kilo-serve.stderr", env=_env(), startup=STARTUP)
     try:
         own, caused = _scenario(api, server, version, scenario)
     finally:

@@ -198,7 +198,13 @@ def _env(prefix: str = "OPENCODE") -> dict[str, str]:
 class Api:
     """``opencode serve`` on a loopback port, and JSON calls to it."""
 
-    def __init__(self, program: Path, stderr: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        program: Path,
+        stderr: Path,
+        env: dict[str, str] | None = None,
+        startup: float = 60,
+    ) -> None:
         probe = socket.socket()
         probe.bind(("127.0.0.1", 0))
         self.port = int(probe.getsockname()[1])
@@ -208,7 +214,7 @@ class Api:
         self.process = subprocess.Popen(
             argv, cwd=PROJECT, env=env or _env(), stdout=self._log, stderr=self._log
         )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + startup
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise HarvestError(f"{program.name} serve exited (rc={self.process.returncode})")
@@ -217,7 +223,7 @@ class Api:
                 return
             except HarvestError:
                 time.sleep(0.3)
-        raise HarvestError(f"{program.name} serve did not answer within 60 s")
+        raise HarvestError(f"{program.name} serve did not answer within {startup:.0f} s")
 
     def call(self, method: str, path: str, body: Any = None, timeout: float = 120) -> Any:
         """One request; the decoded JSON answer, or HarvestError naming the status."""

@@ -10,7 +10,7 @@ its database from opencode's (KLO-1), its store (`stores.py`), its identity (KLO
 
 from __future__ import annotations
 
-from ...core.host import Member
+from ...core.family import Member
 from ...core.identity import Identity
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 
-from ...core.host import Host, family_claims
+from ...core.family import family_claims
+from ...core.host import Host
 from ...core.identity import Identity
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
