@@ -64,9 +64,7 @@ class Member(Host):
         readable: bool = False,
         with_title: bool = False,
     ) -> Answer:
-        answer = self.owner().count(
-            path, session=session, readable=readable, with_title=with_title
-        )
+        answer = self.owner().count(path, session=session, readable=readable, with_title=with_title)
         return self.relabel(answer)
 
     def count_store(self, path: str) -> list[tuple[str, str, Answer | Exception]]:

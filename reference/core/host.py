@@ -122,4 +122,3 @@ class Host:
 
     def __repr__(self) -> str:
         return f"<host {self.key}>"
-

@@ -55,7 +55,9 @@ def render(store: OcStore) -> StoreFiles:
         files["opencode.db"] = files["opencode.db"][:PAGE]
     elif store.damage == "not-a-database":
         files["opencode.db"] = b"SQLite format 3\x00" + b"\xff" * (PAGE - 16)
-    name = store.name or ("kilo.db" if store.era in KILO_ERAS else "opencode.db")  # kilo.md, "Where it lives"
+    name = store.name or (
+        "kilo.db" if store.era in KILO_ERAS else "opencode.db"
+    )  # kilo.md, "Where it lives"
     files = {name + key[len("opencode.db") :]: data for key, data in files.items()}
     return StoreFiles(files, name, session, writer)
 

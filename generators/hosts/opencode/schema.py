@@ -94,8 +94,9 @@ ALTER TABLE `session` ADD `tokens_cache_write` integer DEFAULT 0 NOT NULL;
 ALTER TABLE `session` ADD `metadata` text;
 """
 
-# Kilo's own tables (spec/hosts/kilo.md, KLO-1), from 7.7 (era K1): its agent board, created by
-# Kilo's migrations `..._kilocode_board` on its first start (columns as 7.7.2 and 7.7.9 create them).
+# Kilo's own tables (spec/hosts/kilo.md, KLO-1), from 7.7 (era K1): its agent board, created
+# by Kilo's migrations `..._kilocode_board` on its first start (the columns 7.7.2 and 7.7.9
+# give them).
 KILO_TABLES = """
 CREATE TABLE `kilo_board` (
   `root_session_id` text PRIMARY KEY, `objective` text NOT NULL, `objective_message_id` text,

@@ -311,7 +311,12 @@ class Steps:
             self.compact_o0(step)
             return
         user = self.message(
-            {"role": "user", "time": {"created": self.w.tick(30)}, "agent": self.w.agent, "model": MODEL}
+            {
+                "role": "user",
+                "time": {"created": self.w.tick(30)},
+                "agent": self.w.agent,
+                "model": MODEL,
+            }
         )
         part: dict[str, Any] = {"type": "compaction"}
         if self.era in ("O2", "O3"):

@@ -30,7 +30,7 @@ class Kilo(Member):
     store_variables = ("XDG_DATA_HOME",)  # KILO_DB names a file of any name: see spec/STORES.md
     identity = Identity(
         how="Kilo gives its shell tool no session id (KILO=1 only): opencode's plugin "
-        "conformance/hooks/opencode, listed under \"plugin\" in kilo.json, on session.compacted",
+        'conformance/hooks/opencode, listed under "plugin" in kilo.json, on session.compacted',
     )
 
     def marks(self, evidence: Any) -> bool:
