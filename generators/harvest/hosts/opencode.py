@@ -117,12 +117,13 @@ def binary(folder: Path) -> Path:
 def write_config(
     base_url: str,
     prune: bool = False,
-    target: Path = HOME / ".config" / "opencode" / "opencode.json",
+    target: Path | None = None,
     context: int = CONTEXT,
 ) -> None:
     """The global ``opencode.json``: the scripted provider, its model and small limits; with
     ``prune``, tool-output pruning switched on (off by default from 1.14, on before). A member
     of opencode's family (Kilo) reads the same config from its own ``target``."""
+    target = target or HOME / ".config" / "opencode" / "opencode.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     provider = {
         "npm": SDK_PACKAGE,
@@ -223,6 +224,7 @@ class Api:
                 return
             except HarvestError:
                 time.sleep(0.3)
+        self.close()  # never leave a server that did not answer running behind the run
         raise HarvestError(f"{program.name} serve did not answer within {startup:.0f} s")
 
     def call(self, method: str, path: str, body: Any = None, timeout: float = 120) -> Any:
