@@ -24,14 +24,33 @@ def family_claims(host: Host, path: str, is_dir: bool, head: bytes) -> bool:
     """HST-2 for the hosts of one family: whether `host` is the one whose marks the input
     carries. Raises E-HOST (HST-4) when the owner's reading fits no host of the family or
     several: the content cannot tell which program wrote it."""
+    writer = _writer(host, path, is_dir, head)
+    return writer is host
+
+
+def family_member(host: Host, path: str) -> Host:
+    """The host of `host`'s family that wrote the store at `path`, by its marks (E-HOST when
+    none or several): what `sessions` labels a store's answers with, wherever the store lies
+    (the content has the last word). `host` itself for what is none of the family's kind."""
+    from .files import open_regular
+
+    try:
+        with open_regular(path) as stream:
+            head = stream.read(64)
+    except (OSError, Rejection):
+        return host  # its reader says what is wrong with it (ERR-12)
+    return _writer(host, path, False, head) or host
+
+
+def _writer(host: Host, path: str, is_dir: bool, head: bytes) -> Host | None:
     owner = registry.get(host.family) if host.family else host
     evidence = owner.family_evidence(path, is_dir, head)
     if evidence is None:
-        return False
+        return None
     kin = [h for h in registry.by_rank() if h is owner or h.family == owner.key]
     fits = [h for h in kin if h.marks(evidence)]
     if len(fits) == 1:
-        return fits[0] is host
+        return fits[0]
     if fits:
         why = "carries the marks of " + " and ".join(h.name for h in fits)
     else:
@@ -68,10 +87,9 @@ class Member(Host):
         return self.relabel(answer)
 
     def count_store(self, path: str) -> list[tuple[str, str, Answer | Exception]]:
-        return [
-            (ident, title, found if isinstance(found, Exception) else self.relabel(found))
-            for ident, title, found in self.owner().count_store(path)
-        ]
+        """The owner's listing: it labels each answer with the member the store's content
+        names (`family_member`), whichever member's folder the store was found in."""
+        return self.owner().count_store(path)
 
     def is_store(self, path: str) -> bool:
         return self.owner().is_store(path)

@@ -77,6 +77,11 @@ class Host:
         """Whether the owner's reading `evidence` shows what only this host's writer leaves."""
         return False
 
+    def relabel(self, answer: Answer) -> Answer:
+        """A family's answer under this host's own name, version and era (the owner's own
+        answers are already its own)."""
+        return answer
+
     def count(
         self,
         path: str,

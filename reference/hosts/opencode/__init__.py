@@ -83,16 +83,20 @@ class Opencode(Host):
         return count_opencode(path, session)
 
     def count_store(self, path: str) -> list[tuple[str, str, Answer | Exception]]:
-        """Every session of one store with its answer, the store read once (OPC-11, OPC-12)."""
+        """Every session of one store with its answer, the store read once (OPC-11, OPC-12),
+        under the name of the family's host that wrote it (KLO-1: E-HOST when none or both)."""
+        from ...core.family import family_member
         from .reader import count_session
         from .store import read_all
+
+        writer = family_member(self, path)
 
         found: list[tuple[str, str, Answer | Exception]] = []
         for ident, title, session in read_all(path):
             if isinstance(session, Exception):
                 found.append((ident, title, session))
                 continue
-            answer = count_session(session)
+            answer = writer.relabel(count_session(session))
             answer.title = title
             found.append((ident, title, answer))
         return found
