@@ -42,7 +42,7 @@ class Kilo(Member):
         return any(_major(version) >= FIRST_RELEASE for version in evidence.versions)
 
     def relabel(self, answer: Answer) -> Answer:
-        """KLO-2: opencode's answer as Kilo's: its name, and its era from the release."""
+        """KLO-3: opencode's answer as Kilo's: its name, its release, and its era (KLO-2)."""
         answer.host = self.key
         if hasattr(answer, "era"):
             answer.era = era(getattr(answer, "host_version", None))
