@@ -40,7 +40,7 @@ except Rejection as error:
     print("reject:" + error.code)
 """
 # Hosts whose store holds many sessions: the reference is asked about the thread's session.
-STORES = ("opencode",)
+STORES = ("opencode", "kilo")
 
 
 def compaction_records(path: Path) -> int:

@@ -72,7 +72,16 @@ OPENCODE_SCENARIOS: dict[str, list[str]] = {
     "cut-short": ["RBT-1", "OPC-4", "OPC-7"],
     "fork": ["RBT-1", "OPC-4", "OPC-9", "OPC-11"],
 }
-OPENCODE_CONTAINERS = {"opencode.db": "sqlite", "storage": "storage"}
+OPENCODE_CONTAINERS = {"opencode.db": "sqlite", "storage": "storage", "kilo.db": "sqlite"}
+# Kilo (spec/hosts/kilo.md), a member of opencode's family: its database told by its rows
+# (KLO-1), its eras and answer (KLO-2, KLO-3), opencode's pair (OPC-4) and failures (OPC-6).
+KILO_SCENARIOS: dict[str, list[str]] = {
+    "plain": ["KLO-1", "KLO-2", "KLO-3", "OPC-3"],
+    "manual": ["RBT-1", "KLO-1", "KLO-2", "KLO-3", "OPC-4"],
+    "auto": ["RBT-1", "KLO-1", "KLO-2", "KLO-3", "OPC-4"],
+    "two": ["RBT-1", "KLO-1", "KLO-2", "KLO-3", "OPC-4"],
+    "failure": ["RBT-1", "KLO-1", "KLO-2", "KLO-3", "OPC-4", "OPC-6"],
+}
 PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
     "manual": (["RBT-1", "PIA-3"], []),
     "auto-pre-turn": (["RBT-1", "PIA-3"], []),
@@ -205,6 +214,8 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
     scenario, role, version = item.entry["scenario"], item.entry["role"], item.entry["version"]
     if item.host == "opencode":
         return opencode_rules_and_tags(item)
+    if item.host == "kilo":
+        return kilo_rules_and_tags(item)
     if "rules" in item.entry:  # named by the manifest, tags with them
         return list(item.entry["rules"]), list(item.entry.get("tags", ["harvested"]))
     if expect["outcome"] == "reject" and item.host == "gemini-cli":
@@ -267,6 +278,17 @@ def opencode_rules_and_tags(item: Harvested) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(rules)), ["harvested", *tags]
 
 
+def kilo_rules_and_tags(item: Harvested) -> tuple[list[str], list[str]]:
+    """A Kilo store's case: the scenario's rules; its tags are opencode's for the records."""
+    scenario = str(item.entry["scenario"])
+    tags = ["kilo-database"]
+    if int(item.entry["expected"]) > 0:
+        tags.append("opencode-pair")
+    if scenario == "failure":
+        tags.append("opencode-failed-compaction")
+    return list(KILO_SCENARIOS.get(scenario, ["KLO-1", "OPC-4"])), ["harvested", *tags]
+
+
 def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("-")[0].split(".") if part.isdigit())
 
@@ -274,6 +296,7 @@ def version_key(version: str) -> tuple[int, ...]:
 def title(item: Harvested, expect: dict[str, Any]) -> str:
     entry = item.entry
     names = {"codex": "Codex", "gemini-cli": "Gemini CLI", "pi": "pi", "opencode": "opencode"}
+    names["kilo"] = "Kilo Code CLI"
     names["copilot-cli"] = "GitHub Copilot CLI"
     name = names.get(item.host, item.host)
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, opencode, pi
+from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi
 from .hosts.common import HOME, PROJECT, HarvestError, Install
 from .hosts.result import Outcome
 from .server import ScriptedServer
@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
             max_requests=120, max_seconds=240, log_path=log, dump_dir=dump
         ).start()
         try:
-            drivers = {"codex": codex, "gemini": gemini, "opencode": opencode}
+            drivers = {"codex": codex, "gemini": gemini, "opencode": opencode, "kilo": kilo}
             driver = {**drivers, "copilot-cli": copilot_cli}.get(host, pi)
             outcome = driver.drive(Install(Path(folder), 0, True), version, scenario, server, out)
         finally:

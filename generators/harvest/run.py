@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, opencode, pi
+from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi
 from .hosts.common import HarvestError, Install, NotRunnable, install
 
 HOSTS = {
@@ -18,6 +18,7 @@ HOSTS = {
     "pi": pi,
     "gemini": gemini,
     "opencode": opencode,
+    "kilo": kilo,
     "chat-loop": chat_loop,
     "copilot-cli": copilot_cli,
 }

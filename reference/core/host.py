@@ -9,6 +9,20 @@ A command asks the registry (`detect`, `get`, `hosts`) and then the host; it nev
 
 `__init__.py` of a host package stays light (it is imported for detection on every count); its
 reader, fast path and store code are imported inside the methods that need them.
+
+Families (HST-1): a host whose program is a fork of another's and writes the same format is a
+*member* of that host's *family*, never a copy of its reader. Its row of `spec/hosts.toml` names
+the owner (`family = "<owner key>"`) and its `HOST` is a `Member`: the owner's reader counts its
+sessions, and the answer is then given the member's own name, version and era (`relabel`);
+store lookups and the anonymize policy are the owner's too, while the member keeps its own
+stores, identity and detection marks. Hosts import the core, never each other, so a member
+reaches its owner through the registry (`owner()`). Which member wrote an input is told by
+marks (HST-2): the owner reads the input once (`family_evidence`), every host of the family
+judges that reading by its own writer's marks (`marks`), and `family_claims` lets exactly one
+of them claim it; when none or several fit, the input is rejected with `E-HOST` (HST-4): a
+file the content cannot attribute never gets a made-up host. Kilo is opencode's member
+(spec/hosts/kilo.md); Roo Code and the Kilo Code extension are Cline's. `Member` and
+`family_claims` live in `family.py`, which asks the registry (the registry imports this module).
 """
 
 from __future__ import annotations
@@ -41,6 +55,9 @@ class Host:
     input_label: str = "session"
     # WHO-1: how a process this host starts learns its own session (`whoami`, `hook`).
     identity: Identity = Identity(how="no known way for this host")
+    # HST-1: the key of the host whose reader reads this host's input (spec/hosts.toml
+    # `family`), "" for a host that reads its own (an owner, or a host of no family).
+    family: str = ""
 
     # HST-2 claims by marks: each row says yes only to what its host's writer leaves and no
     # other writer does, because detection asks every row and a file that two rows fit, or
@@ -65,6 +82,20 @@ class Host:
         ("no string `userType`"), for the E-HOST line; None when it is nothing like this
         host's files. Never decides anything: only `claims_*` do."""
         return None
+
+    def family_evidence(self, path: str, is_dir: bool, head: bytes) -> Any:
+        """A family owner's one reading of an input its family may have written, for every
+        member's `marks`; None when the input is none of the family's kind (HST-2)."""
+        return None
+
+    def marks(self, evidence: Any) -> bool:
+        """Whether the owner's reading `evidence` shows what only this host's writer leaves."""
+        return False
+
+    def relabel(self, answer: Answer) -> Answer:
+        """A family's answer under this host's own name, version and era (the owner's own
+        answers are already its own)."""
+        return answer
 
     def count(
         self,

@@ -36,21 +36,27 @@ SOURCE = (b'# The host table (rule HST-1): every host whose logs spec 3.0 counts
  b'e.md"\nrule_prefixes = ["OPC"]\nmodule = "opencode"\ndetect_rank = 1\n# OPC-2: O0 (1'
  b'.0.0, JSON storage, a summary message without a pair: counted by OPC-5), O1 (JSO'
  b'N\n# storage with the pair), O2 (SQLite opencode.db, 1.2-1.3), O3 (SQLite, 1.14 a'
- b'nd later).\neras = ["O0", "O1", "O2", "O3"]\n\n[basic-agent-chat-loop]\nname = "basi'
- b'c-agent-chat-loop"\nchapter = "hosts/basic-agent-chat-loop.md"\nrule_prefixes = ["'
- b'BCL"]\nmodule = "chat_loop"\ndetect_rank = 2\n# BCL-2: M0 the markdown sessions bef'
- b'ore 1.6.0 (no compaction: 0), M1 from 1.6.0 (restorations).\neras = ["M0", "M1"]\n'
- b'\n[copilot-cli]\nname = "GitHub Copilot CLI"\nchapter = "hosts/copilot-cli.md"\nrule'
- b'_prefixes = ["CPL"]\n# CPL-2: P0 (up to 0.0.372: no compaction, counts 0), P1 (0.'
- b'0.376 to about 1.0.9x), P2 (1.0.102:\n# `outcome`, `compactionAttemptId`). No era'
- b' is unmeasurable. Also VS Code\'s Agent Host (CPL-11).\neras = ["P0", "P1", "P2"]\n'
- b'module = "copilot_cli"\ndetect_rank = 60\n\n[qwen-code]\nname = "Qwen Code"\nchap'
- b'ter = "hosts/qwen-code.md"\nrule_prefixes = ["QWN"]\n# QWN-2: Q0 the whole-file .j'
- b'son chat of 0.1.x (records no compression: E-UNMEASURABLE, QWN-9);\n# Q1 the .jso'
- b'nl transcript of 0.5 and later (one chat_compression record per compression).\ner'
- b'as = ["Q0", "Q1"]\nmodule = "qwen_code"\n# Asked before Gemini CLI (a Q0 chat has '
- b"Gemini's J0 shape) and Claude Code (a Q1 record has\n# `uuid` and `sessionId`); i"
- b"ts rows claim only by Qwen's own marks (QWN-1).\ndetect_rank = 5\n")
+ b'nd later).\neras = ["O0", "O1", "O2", "O3"]\n\n[kilo]\nname = "Kilo Code CLI"\nch'
+ b'apter = "hosts/kilo.md"\nrule_prefixes = ["KLO"]\nmodule = "kilo"\ndetect_rank = 3\n'
+ b"# HST-1: a member of opencode's family: opencode's reader counts its sessions (OPC-*"
+ b"), under\n# Kilo's name (core/host.py, Member); KLO-1 tells its database from ope"
+ b'ncode\'s by content.\nfamily = "opencode"\n# KLO-2: K0 the database of 7.0 to 7.6 ('
+ b'opencode 1.2\'s schema), K1 from 7.7 (Kilo\'s tables).\neras = ["K0", "K1"]\n\n[b'
+ b'asic-agent-chat-loop]\nname = "basic-agent-chat-loop"\nchapter = "hosts/basic-agen'
+ b't-chat-loop.md"\nrule_prefixes = ["BCL"]\nmodule = "chat_loop"\ndetect_rank = 2\n# B'
+ b'CL-2: M0 the markdown sessions before 1.6.0 (no compaction: 0), M1 from 1.6.0 (resto'
+ b'rations).\neras = ["M0", "M1"]\n\n[copilot-cli]\nname = "GitHub Copilot CLI"\ncha'
+ b'pter = "hosts/copilot-cli.md"\nrule_prefixes = ["CPL"]\n# CPL-2: P0 (up to 0.0.372'
+ b': no compaction, counts 0), P1 (0.0.376 to about 1.0.9x), P2 (1.0.102:\n# `outcom'
+ b"e`, `compactionAttemptId`). No era is unmeasurable. Also VS Code's Agent Host (CPL-1"
+ b'1).\neras = ["P0", "P1", "P2"]\nmodule = "copilot_cli"\ndetect_rank = 60\n\n[qwen'
+ b'-code]\nname = "Qwen Code"\nchapter = "hosts/qwen-code.md"\nrule_prefixes = ["QWN"]'
+ b'\n# QWN-2: Q0 the whole-file .json chat of 0.1.x (records no compression: E-UNMEA'
+ b'SURABLE, QWN-9);\n# Q1 the .jsonl transcript of 0.5 and later (one chat_compressi'
+ b'on record per compression).\neras = ["Q0", "Q1"]\nmodule = "qwen_code"\n# Asked bef'
+ b"ore Gemini CLI (a Q0 chat has Gemini's J0 shape) and Claude Code (a Q1 record ha"
+ b"s\n# `uuid` and `sessionId`); its rows claim only by Qwen's own marks (QWN-1).\nde"
+ b'tect_rank = 5\n')
 
 TABLE = {'vscode': {'name': 'VS Code Copilot Chat',
             'chapter': 'hosts/vscode.md',
@@ -89,6 +95,13 @@ TABLE = {'vscode': {'name': 'VS Code Copilot Chat',
               'module': 'opencode',
               'detect_rank': 1,
               'eras': ['O0', 'O1', 'O2', 'O3']},
+ 'kilo': {'name': 'Kilo Code CLI',
+          'chapter': 'hosts/kilo.md',
+          'rule_prefixes': ['KLO'],
+          'module': 'kilo',
+          'detect_rank': 3,
+          'family': 'opencode',
+          'eras': ['K0', 'K1']},
  'basic-agent-chat-loop': {'name': 'basic-agent-chat-loop',
                            'chapter': 'hosts/basic-agent-chat-loop.md',
                            'rule_prefixes': ['BCL'],

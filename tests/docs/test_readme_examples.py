@@ -29,6 +29,9 @@ SMALL_CORPUS = ("2BL5", "DFZD", "233D", "23NP", "272F")
 # The README's opencode example: a generated opencode database (two reboots) and its session.
 OPENCODE = ROOT / "fixtures" / "92HM"
 OPENCODE_SESSION = tomllib.loads((OPENCODE / "case.toml").read_text("utf-8"))["session"]
+# The Kilo example: a generated kilo.db (Kilo 7.7.9's writer model, two reboots).
+KILO = ROOT / "fixtures" / "GXMQ"
+KILO_SESSION = tomllib.loads((KILO / "case.toml").read_text("utf-8"))["session"]
 
 # What could point `rebootspec sessions` at the machine's real stores (spec/STORES.md).
 STORE_VARIABLES = (
@@ -60,6 +63,7 @@ SUBSTITUTIONS = {
     "~/.pi/agent/sessions/--home-me-project--/<time>_<id>.jsonl": "sessions/pi.jsonl",
     "~/.claude/projects/-home-me-project/<session id>.jsonl": "sessions/claude.jsonl",
     "~/.local/share/opencode/opencode.db <session id>": f"sessions/opencode.db {OPENCODE_SESSION}",
+    "~/.local/share/kilo/kilo.db <session id>": f"sessions/kilo.db {KILO_SESSION}",
     "/opt/mytool-1.3/bin/mytool": "./mytool",
     "/opt/mytool-1.4/bin/mytool": "./mytool",
     "--budget 20": "--budget 5 --examples 10",
@@ -98,6 +102,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     shutil.copyfile(codex / "session.jsonl", home / "sessions" / "rollout.jsonl")
     shutil.copyfile(pi / "session.jsonl", home / "sessions" / "pi.jsonl")
     shutil.copyfile(OPENCODE / "input" / "opencode.db", home / "sessions" / "opencode.db")
+    shutil.copyfile(KILO / "input" / "kilo.db", home / "sessions" / "kilo.db")
     # The reader's VS Code store, so `count --session 1b2c` and `rebootspec sessions` find a
     # session here and never look at the machine's real home (HOME is the sandbox).
     store = home / ".config" / "Code" / "User" / "workspaceStorage" / "0a1b" / "chatSessions"

@@ -98,9 +98,13 @@ def _gemini_snapshots(path: Path) -> int:
     return len(ids)
 
 
+STORE_HOSTS = ("opencode", "kilo")  # opencode's family: a store of many sessions
+
+
 def _stores() -> list[dict[str, object]]:
-    """The opencode entries: a curated folder holding one store of many sessions."""
-    return [entry for entry in _entries() if entry["host"] == "opencode"]
+    """The entries of opencode's family (opencode, Kilo): a curated folder holding one store
+    of many sessions."""
+    return [entry for entry in _entries() if entry["host"] in STORE_HOSTS]
 
 
 def test_every_entry_names_the_case_that_holds_its_file() -> None:
@@ -157,7 +161,7 @@ def test_each_opencode_session_holds_the_records_the_manifest_says() -> None:
 
 def test_records_in_each_file_are_what_the_manifest_says() -> None:
     for entry in _entries():
-        if entry["host"] == "opencode":
+        if entry["host"] in STORE_HOSTS:
             continue  # a store, read above
         host, version = str(entry["host"]), str(entry["version"])
         records = _records(_path(entry), host)
@@ -176,17 +180,17 @@ def _session_files() -> list[Path]:
     """Every harvested session file but opencode's stores: its case's input files."""
     files: set[Path] = set()
     for entry in _entries():
-        if entry["host"] == "opencode":
+        if entry["host"] in STORE_HOSTS:
             continue
         path = _path(entry)
         files |= set(path.parent.iterdir()) if "inputs" in entry else {path}
     return sorted(files)
 
 
-def test_curated_files_are_under_two_megabytes_and_sanitised() -> None:
+def test_curated_files_are_about_two_megabytes_and_sanitised() -> None:
     kept = [p for p in FOLDER.rglob("*") if p.is_file()]
     files = sorted({*_session_files(), *kept})
-    assert sum(path.stat().st_size for path in files) < 2_000_000
+    assert sum(path.stat().st_size for path in files) < 2_100_000  # with Kilo's 20 server logs
     text = [path for path in files if path.suffix in (".jsonl", ".json", ".md")]
     assert sanitize.scan(text) == []
 
@@ -213,12 +217,20 @@ def test_a_chat_loop_rejection_points_at_the_asked_files_own_link() -> None:
         assert lines[line - 1].startswith("**Resumed From:** "), entry["file"]
 
 
+# The sum of each host's stores: Kilo 7.7's databases are about 300 KB each (its migrations
+# leave free pages: never vacuumed), which compress about 20 times in git and in the wheel.
+STORES_IN_ALL = {"opencode": 3_000_000, "kilo": 6_500_000}
+
+
 def test_opencode_stores_are_small_and_sanitised() -> None:
-    """A few hundred KB a store (the bytes opencode wrote: never vacuumed), 3 MB in all."""
-    sizes = {}
-    for folder in {_path(entry) for entry in _stores()}:
+    """A few hundred KB a store (the bytes the host wrote: never vacuumed), a few MB in all."""
+    sizes: dict[str, dict[str, int]] = {}
+    for entry in _stores():
+        folder = _path(entry)
         files = sanitize.files([folder])
-        sizes[folder.parent.name] = sum(path.stat().st_size for path in files)
+        size = sum(path.stat().st_size for path in files)
+        sizes.setdefault(str(entry["host"]), {})[folder.parent.name] = size
         assert sanitize.scan(files) == [], folder.parent.name
-    assert max(sizes.values()) < 500_000, sizes
-    assert sum(sizes.values()) < 3_000_000
+    for host, by_case in sizes.items():
+        assert max(by_case.values()) < 500_000, by_case
+        assert sum(by_case.values()) < STORES_IN_ALL[host], host

@@ -28,6 +28,7 @@ CLAUDE_CASE = "S782"  # 1 reboot (a manual compact_boundary)
 GEMINI_CASE = "8K9K"  # 2 reboots (two compressions)
 PI_REJECTED = "2LWG"  # E-LIMIT
 OPENCODE_CASE = "6RUU"  # a storage folder; its session has 1 reboot
+KILO_CASE = "GXMQ"  # kilo.db (Kilo 7.7.9's writer model, K1); its session has 2 reboots
 CHAT_LOOP_CASE = "2QKE"  # a chain of four files; the newest has 2 reboots
 COPILOT_CASE = "KS9Z"  # 2 reboots (a /compact and a background compaction, P2)
 QWEN_CASE = "BPQR"  # 2 reboots (a /compress and an automatic compression, Q1)
@@ -136,11 +137,11 @@ class FakeHome:
         base = user if profile is None else user / "profiles" / profile
         return _copy(case, base / "globalStorage" / "chatSessions" / "0a1b2c3d" / f"{sid}.jsonl")
 
-    def add_opencode(self, case: str = OPENCODE_CASE) -> tuple[Path, str]:
-        """A store of the case (a storage folder or a database) in opencode's data folder;
-        (the store's path, the case's session id)."""
+    def add_opencode(self, case: str = OPENCODE_CASE, app: str = "opencode") -> tuple[Path, str]:
+        """A store of the case (a storage folder or a database) in the data folder of `app`
+        (opencode's, or Kilo's: `kilo`); (the store's path, the case's session id)."""
         meta = tomllib.loads((FIXTURES / case / "case.toml").read_text("utf-8"))
-        base = Path(self.env.get("XDG_DATA_HOME", self.home / ".local" / "share")) / "opencode"
+        base = Path(self.env.get("XDG_DATA_HOME", self.home / ".local" / "share")) / app
         source = FIXTURES / case / "input"
         base.mkdir(parents=True, exist_ok=True)
         for item in source.iterdir():
@@ -149,6 +150,10 @@ class FakeHome:
             else:
                 shutil.copyfile(item, base / item.name)
         return base / str(meta["input"]), str(meta["session"])
+
+    def add_kilo(self, case: str = KILO_CASE) -> tuple[Path, str]:
+        """A Kilo store (`kilo.db`) in Kilo's data folder (spec/hosts/kilo.md)."""
+        return self.add_opencode(case, app="kilo")
 
     def add_chat_loop(self, folder: Path, case: str = CHAT_LOOP_CASE) -> tuple[Path, str]:
         """The case's chain in `<folder>/.chat-sessions`; (the asked file, its session id)."""

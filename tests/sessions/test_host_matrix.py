@@ -26,6 +26,7 @@ from tests.sessions.fake_homes import (
     CODEX_CASE,
     COPILOT_CASE,
     GEMINI_CASE,
+    KILO_CASE,
     OPENCODE_CASE,
     PI_CASE,
     QWEN_CASE,
@@ -69,6 +70,8 @@ def build(home: FakeHome, cwd: Path) -> dict[str, tuple[Path, str, str, int]]:
     cases["gemini-cli"] = (gemini, GEMINI_FULL_ID, "", reboots(GEMINI_CASE))
     store, session = home.add_opencode()
     cases["opencode"] = (store, session, session, reboots(OPENCODE_CASE))
+    store, session = home.add_kilo()
+    cases["kilo"] = (store, session, session, reboots(KILO_CASE))
     chain, chat = home.add_chat_loop(cwd)
     cases["basic-agent-chat-loop"] = (chain, chat, "", reboots(CHAT_LOOP_CASE))
     sid = "c0b1a2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d"
@@ -135,7 +138,7 @@ def test_sessions_lists_every_host_with_counts_counts_gives(
         mine = [r for r in by_host.get(host, []) if str(r["id"]) in (ident, path.stem)]
         assert mine, f"{host}: not listed ({by_host.get(host)})"
         assert mine[0]["reboots"] == reboots, (host, mine[0])
-        assert mine[0]["title"] or host in ("opencode",), (host, "no title")
+        assert mine[0]["title"] or host in ("opencode", "kilo"), (host, "no title")
 
 
 def test_smoke_picks_one_count_of_every_host() -> None:

@@ -114,11 +114,17 @@ def binary(folder: Path) -> Path:
     raise HarvestError(f"no opencode binary for this platform under {folder}")
 
 
-def write_config(base_url: str, prune: bool = False) -> None:
+def write_config(
+    base_url: str,
+    prune: bool = False,
+    target: Path | None = None,
+    context: int = CONTEXT,
+) -> None:
     """The global ``opencode.json``: the scripted provider, its model and small limits; with
-    ``prune``, tool-output pruning switched on (off by default from 1.14, on before)."""
-    folder = HOME / ".config" / "opencode"
-    folder.mkdir(parents=True, exist_ok=True)
+    ``prune``, tool-output pruning switched on (off by default from 1.14, on before). A member
+    of opencode's family (Kilo) reads the same config from its own ``target``."""
+    target = target or HOME / ".config" / "opencode" / "opencode.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
     provider = {
         "npm": SDK_PACKAGE,
         "name": "harvest",
@@ -126,7 +132,7 @@ def write_config(base_url: str, prune: bool = False) -> None:
         "models": {
             "harvest-model": {
                 "name": "harvest-model",
-                "limit": {"context": CONTEXT, "output": OUTPUT},
+                "limit": {"context": context, "output": OUTPUT},
             }
         },
     }
@@ -140,7 +146,7 @@ def write_config(base_url: str, prune: bool = False) -> None:
     }
     if prune:  # 1.14+ prunes only when asked (`compaction.prune`); 1.2 unless told not to
         config["compaction"] = {"prune": True}
-    (folder / "opencode.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    target.write_text(json.dumps(config, indent=2), encoding="utf-8")
 
 
 def _cache_version(program: Path) -> str | None:
@@ -170,7 +176,9 @@ def seed_cache(program: Path) -> None:
         (cache / "version").write_text(version, encoding="utf-8")
 
 
-def _env() -> dict[str, str]:
+def _env(prefix: str = "OPENCODE") -> dict[str, str]:
+    """The server's environment: ``rg`` on PATH, updates, plugins, downloads and sharing off
+    (``prefix``: the family member's variable names, ``KILO`` for Kilo)."""
     folder = HOME / "bin"
     folder.mkdir(parents=True, exist_ok=True)
     found = shutil.which("rg")
@@ -180,18 +188,24 @@ def _env() -> dict[str, str]:
     return {
         **base_env(),
         "PATH": f"{folder}:{os.environ.get('PATH', '/usr/bin:/bin')}",
-        "OPENCODE_DISABLE_AUTOUPDATE": "1",
-        "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",  # no plugin install from npm
-        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
-        "OPENCODE_DISABLE_MODELS_FETCH": "1",  # 1.1+; 1.0.x tries models.dev and fails fast
-        "OPENCODE_DISABLE_SHARE": "1",
+        f"{prefix}_DISABLE_AUTOUPDATE": "1",
+        f"{prefix}_DISABLE_DEFAULT_PLUGINS": "1",  # no plugin install from npm
+        f"{prefix}_DISABLE_LSP_DOWNLOAD": "1",
+        f"{prefix}_DISABLE_MODELS_FETCH": "1",  # 1.1+; 1.0.x tries models.dev and fails fast
+        f"{prefix}_DISABLE_SHARE": "1",
     }
 
 
 class Api:
     """``opencode serve`` on a loopback port, and JSON calls to it."""
 
-    def __init__(self, program: Path, stderr: Path) -> None:
+    def __init__(
+        self,
+        program: Path,
+        stderr: Path,
+        env: dict[str, str] | None = None,
+        startup: float = 60,
+    ) -> None:
         probe = socket.socket()
         probe.bind(("127.0.0.1", 0))
         self.port = int(probe.getsockname()[1])
@@ -199,18 +213,19 @@ class Api:
         self._log = stderr.open("w")
         argv = [str(program), "serve", "--port", str(self.port), "--hostname", "127.0.0.1"]
         self.process = subprocess.Popen(
-            argv, cwd=PROJECT, env=_env(), stdout=self._log, stderr=self._log
+            argv, cwd=PROJECT, env=env or _env(), stdout=self._log, stderr=self._log
         )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + startup
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise HarvestError(f"opencode serve exited (rc={self.process.returncode})")
+                raise HarvestError(f"{program.name} serve exited (rc={self.process.returncode})")
             try:
                 self.call("GET", "/config", timeout=2)
                 return
             except HarvestError:
                 time.sleep(0.3)
-        raise HarvestError("opencode serve did not answer within 60 s")
+        self.close()  # never leave a server that did not answer running behind the run
+        raise HarvestError(f"{program.name} serve did not answer within {startup:.0f} s")
 
     def call(self, method: str, path: str, body: Any = None, timeout: float = 120) -> Any:
         """One request; the decoded JSON answer, or HarvestError naming the status."""

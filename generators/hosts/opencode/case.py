@@ -12,7 +12,7 @@ from typing import Any
 from ..scenario import Adapter, Made, Scenario, in_input_folder, own_note
 from .files import render
 from .plan import OcStore, all_compactions, expected_reboots, expected_rejection
-from .scenarios import BASE_RULES, SCENARIOS
+from .scenarios import BASE_RULES, HOST, KILO_RULES, SCENARIOS
 
 # A rejected store shows no count and no compaction: these base rules are then not shown,
 # unless the scenario cites them itself.
@@ -26,6 +26,8 @@ def make(scenario: Scenario[OcStore], era: str) -> Made:
     rejection = expected_rejection(store)
     expect: dict[str, Any]
     rules = {*BASE_RULES, *scenario.rules}
+    if scenario.host != HOST:  # a member of the family (Kilo): its own eras and answer
+        rules = (rules - {"OPC-2"}) | set(KILO_RULES)
     if rejection is None:
         expect = {"outcome": "count", "reboots": expected_reboots(store)}
     else:
@@ -33,6 +35,8 @@ def make(scenario: Scenario[OcStore], era: str) -> Made:
         rules -= NOT_SHOWN_BY_REJECTION - set(scenario.rules)
     container = "storage" if files.input == "storage" else "sqlite"  # OPC-1
     tags = {*scenario.tags, "opencode-storage" if container == "storage" else "opencode-database"}
+    if scenario.host != HOST:
+        tags.discard("opencode-database")  # its own tag: kilo-database
     return Made(
         in_input_folder(files.files),
         container,

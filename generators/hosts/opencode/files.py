@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from .plan import OcStore
+from .plan import KILO_ERAS, OcStore, base_era
 from .schema import Write, database, last_commit_size, schema
 from .writer import PROJECT, Row, Writer, Written, play, selected
 
@@ -34,7 +34,7 @@ def render(store: OcStore) -> StoreFiles:
     """The plan's store as files (`input` names the database file or the storage folder)."""
     writer = play(store)
     session = None if store.selected is None and not store.ask_missing else selected(writer)
-    if store.era in ("O0", "O1"):
+    if base_era(store.era) in ("O0", "O1"):
         files = storage_files(writer)
         if store.damage == "torn-json":
             files = _tear(files, session)
@@ -55,7 +55,11 @@ def render(store: OcStore) -> StoreFiles:
         files["opencode.db"] = files["opencode.db"][:PAGE]
     elif store.damage == "not-a-database":
         files["opencode.db"] = b"SQLite format 3\x00" + b"\xff" * (PAGE - 16)
-    return StoreFiles(files, "opencode.db", session, writer)
+    name = store.name or (
+        "kilo.db" if store.era in KILO_ERAS else "opencode.db"
+    )  # kilo.md, "Where it lives"
+    files = {name + key[len("opencode.db") :]: data for key, data in files.items()}
+    return StoreFiles(files, name, session, writer)
 
 
 # -- the database ---------------------------------------------------------------------------

@@ -13,7 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-Era = Literal["O0", "O1", "O2", "O3"]
+Era = Literal["O0", "O1", "O2", "O3", "K0", "K1"]
+# opencode's family (spec/hosts/kilo.md): Kilo writes opencode's database under its own name, so
+# a Kilo era is played as the opencode era whose database it writes, with Kilo's differences
+# (its release in `version`, its agent `code`, from K1 its own tables; `writer.py`).
+FAMILY_BASE = {"K0": "O2", "K1": "O3"}
+KILO_ERAS = frozenset(FAMILY_BASE)
 Outcome = Literal["done", "failed", "aborted", "aborted-empty", "cut-short"]
 Damage = Literal["none", "truncated", "not-a-database", "torn-json", "wal-only", "wal-torn"]
 
@@ -81,6 +86,9 @@ class OcSession:
     steps: tuple[OcStep, ...] = ()
     fork_of: OcSession | None = None
     title: str = "a session"
+    # The release that created it, when not the era's own (a session another member of the
+    # family wrote into this store: KLO-1's near misses).
+    version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +106,12 @@ class OcStore:
     damage: Damage = "none"
     seed: int = 1
     extra: tuple[str, ...] = field(default=())
+    name: str | None = None  # the database's file name, when not its writer's own (a copy)
+
+
+def base_era(era: str) -> str:
+    """The opencode era whose files a family member's era writes (itself for opencode's)."""
+    return FAMILY_BASE.get(era, era)
 
 
 def completes(era: str, outcome: Outcome) -> bool:
@@ -141,6 +155,31 @@ def expected_rejection(store: OcStore) -> str | None:
     """The error code the store's content calls for, if any (OPC-11, OPC-12)."""
     if store.damage in ("truncated", "not-a-database", "torn-json"):
         return "E-READ"
+    if base_era(store.era) in ("O2", "O3") and len(writers(store)) != 1:
+        return "E-HOST"  # KLO-1: the rows name no member of the family, or two
     if store.ask_missing or (store.selected is None and len(store.sessions) != 1):
         return "E-SESSION"
     return None
+
+
+def writers(store: OcStore) -> set[str]:
+    """KLO-1: the members of opencode's family whose marks the plan's database carries: each
+    session's release (Kilo's 7.x, opencode's 0.x and 1.x; another, such as a development
+    build's, marks none), and Kilo's own tables from K1."""
+    found = {"kilo"} if store.era == "K1" else set()
+    for session in store.sessions:
+        for release in _releases(store.era, session):
+            major = release.split(".", 1)[0]
+            if major.isdigit():
+                found.add("kilo" if int(major) >= 7 else "opencode")
+    return found
+
+
+def _releases(era: str, session: OcSession) -> list[str]:
+    """The versions of a session and of the sessions its tasks start (each their own row)."""
+    own = session.version or ("7" if era in KILO_ERAS else "1")
+    found = [own]
+    for step in session.steps:
+        if isinstance(step, OcTask):
+            found += _releases(era, OcSession(step.steps, version=session.version))
+    return found

@@ -25,7 +25,9 @@ from .plan import (
 )
 
 HOST = "opencode"
+KILO = "kilo"  # a member of opencode's family: its cases are played by opencode's writer model
 BASE_RULES = ("HST-1", "HST-2", "RBT-1", "OPC-1", "OPC-2", "OPC-3", "OPC-4", "OUT-4")
+KILO_RULES = ("KLO-1", "KLO-2", "KLO-3")
 MANUAL = OcCompact("manual")
 AUTO = OcCompact("auto")
 
@@ -61,6 +63,27 @@ def _several(era: str) -> OcStore:
         OcSession((OcPrompt(1), MANUAL, OcPrompt(1), MANUAL, OcPrompt(1), AUTO), title="third"),
     )
     return OcStore(era, sessions, selected=1, seed=50)
+
+
+def _renamed(name: str, seed: int) -> Callable[[str], OcStore]:
+    """A store saved under the other member's file name (a copy): its content decides."""
+    steps = (OcPrompt(1), MANUAL, OcPrompt(1), AUTO, OcPrompt(1))
+    return lambda era: OcStore(era, (OcSession(steps),), name=name, seed=seed)
+
+
+def _both(era: str) -> OcStore:
+    """KLO-1: Kilo 7.7 pointed (`KILO_DB`) at a store opencode 1.18 began: Kilo adds its tables
+    and its own session beside opencode's. The rows carry both members' marks."""
+    theirs = OcSession((OcPrompt(1), MANUAL, OcPrompt(1)), title="opencode's", version="1.18.33")
+    ours = OcSession((OcPrompt(1), AUTO, OcPrompt(1)), title="kilo's")
+    return OcStore(era, (theirs, ours), selected=1, name="opencode.db", seed=61)
+
+
+def _neither(era: str) -> OcStore:
+    """KLO-1: a store whose only session a development build wrote (`version` "local", no
+    release number) and which has no Kilo table: the rows carry neither member's marks."""
+    session = OcSession((OcPrompt(1), MANUAL, OcPrompt(1)), version="local")
+    return OcStore(era, (session,), name="opencode.db", seed=62)
 
 
 def _missing(era: str) -> OcStore:
@@ -265,5 +288,90 @@ SCENARIOS: tuple[Scenario[OcStore], ...] = (
         ("OPC-12",),
         ("opencode-hostile-values", "opencode-pair"),
         _one(OcPrompt(1), MANUAL, OcOdd(), OcPrompt(1), seed=15),
+    ),
+    # -- Kilo (spec/hosts/kilo.md): opencode's writer model with Kilo's differences --------
+    Scenario(
+        "kilo-pair",
+        KILO,
+        ("K0", "K1"),
+        "Kilo: a /compact pair and an automatic pair, each with a finished summary; two reboots",
+        KILO_RULES,
+        ("kilo-database", "opencode-pair"),
+        _one(OcPrompt(2), MANUAL, OcPrompt(1), AUTO, OcPrompt(1), seed=52),
+    ),
+    Scenario(
+        "kilo-failed-rerun",
+        KILO,
+        ("K0", "K1"),
+        "Kilo: a failed pair keeps its error; the next prompt's re-run summary replaces nothing;"
+        " then a finished pair; one reboot",
+        (*KILO_RULES, "OPC-6"),
+        ("kilo-database", "opencode-pair", "opencode-failed-compaction", "opencode-rerun-summary"),
+        _one(
+            OcPrompt(1),
+            OcCompact("auto", "failed", rerun=True),
+            OcPrompt(1),
+            OcPrompt(1),
+            MANUAL,
+            OcPrompt(1),
+            seed=54,
+        ),
+    ),
+    Scenario(
+        "kilo-fork-own",
+        KILO,
+        ("K1",),
+        "Kilo: a fork copies its source's two pairs, then compacts once itself; one reboot",
+        (*KILO_RULES, "OPC-9", "RBT-3"),
+        ("kilo-database", "opencode-fork-copy", "opencode-pair"),
+        _fork((OcPrompt(1), AUTO, OcPrompt(1)), seed=55),
+    ),
+    Scenario(
+        "kilo-named-opencode",
+        KILO,
+        ("K0", "K1"),
+        "a Kilo store saved as opencode.db (K0: opencode 1.2's very tables): its sessions'"
+        " Kilo versions make it Kilo's; two reboots, host kilo",
+        KILO_RULES,
+        ("kilo-database", "family-near-miss", "opencode-pair"),
+        _renamed("opencode.db", seed=56),
+        comment="KLO-1: the name is never read; a counter that reads opencode.db as opencode's"
+        " answers host opencode with Kilo's 7.x as its version.",
+    ),
+    Scenario(
+        "opencode-named-kilo",
+        HOST,
+        ("O2", "O3"),
+        "an opencode store saved as kilo.db: its sessions' opencode versions and no Kilo table"
+        " make it opencode's; two reboots, host opencode",
+        ("KLO-1",),
+        ("family-near-miss", "opencode-pair"),
+        _renamed("kilo.db", seed=57),
+        comment="KLO-1: the name is never read; a counter that reads kilo.db as Kilo's answers"
+        " host kilo.",
+    ),
+    Scenario(
+        "kilo-both-marks",
+        KILO,
+        ("K1",),
+        "an opencode 1.18 session, a Kilo 7.7 session and Kilo's tables in one store: the"
+        " content names both hosts; rejected",
+        ("KLO-1", "HST-4", "ERR-13", "ERR-10"),
+        ("family-near-miss", "rejection"),
+        _both,
+        comment="KLO-1: Kilo's KILO_DB pointed at an opencode.db; a database whose rows carry"
+        " both members' marks is attributed to neither (E-HOST), whichever session is asked"
+        " about.",
+    ),
+    Scenario(
+        "kilo-no-marks",
+        KILO,
+        ("K0",),
+        "a store whose one session has a development build's version and no Kilo table: the"
+        " content names neither host; rejected",
+        ("KLO-1", "HST-4", "ERR-13", "ERR-10"),
+        ("family-near-miss", "rejection"),
+        _neither,
+        comment="KLO-1: neither member's marks: E-HOST, never a made-up host.",
     ),
 )

@@ -22,6 +22,8 @@ import struct
 import tempfile
 from collections.abc import Callable
 
+from .plan import base_era
+
 O2_SCHEMA = """
 CREATE TABLE `project` (
   `id` text PRIMARY KEY, `worktree` text NOT NULL, `vcs` text, `name` text, `icon_url` text,
@@ -92,6 +94,31 @@ ALTER TABLE `session` ADD `tokens_cache_write` integer DEFAULT 0 NOT NULL;
 ALTER TABLE `session` ADD `metadata` text;
 """
 
+# Kilo's own tables (spec/hosts/kilo.md, KLO-1), from 7.7 (era K1): its agent board, created
+# by Kilo's migrations `..._kilocode_board` on its first start (the columns 7.7.2 and 7.7.9
+# give them).
+KILO_TABLES = """
+CREATE TABLE `kilo_board` (
+  `root_session_id` text PRIMARY KEY, `objective` text NOT NULL, `objective_message_id` text,
+  `next_seq` integer DEFAULT 1 NOT NULL, `cleared_seq` integer DEFAULT 0 NOT NULL,
+  `message_count` integer DEFAULT 0 NOT NULL, `message_bytes` integer DEFAULT 0 NOT NULL,
+  `time_created` integer NOT NULL, `time_updated` integer NOT NULL,
+  CONSTRAINT `fk_kilo_board_root_session_id_session_id_fk` FOREIGN KEY (`root_session_id`)
+    REFERENCES `session`(`id`) ON DELETE CASCADE
+);
+CREATE TABLE `kilo_board_message` (
+  `id` text PRIMARY KEY, `board_root_session_id` text NOT NULL, `seq` integer NOT NULL,
+  `time_created` integer NOT NULL, `sender_session_id` text NOT NULL, `recipient` text NOT NULL,
+  `type` text NOT NULL, `body` text NOT NULL, `reply_to` text, `source_message_id` text NOT NULL,
+  `source_call_id` text NOT NULL,
+  CONSTRAINT `fk_kilo_board_message_board_root_session_id_kilo_board_root_session_id_fk`
+    FOREIGN KEY (`board_root_session_id`) REFERENCES `kilo_board`(`root_session_id`)
+    ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX `kilo_board_message_board_seq_idx`
+  ON `kilo_board_message` (`board_root_session_id`,`seq`);
+"""
+
 PINNED_VERSION = 3_046_000  # the "SQLite version number" the header says last wrote the file
 WAL_SALTS = (0x52424F4F, 0x54535043)  # fixed salts ("RBOO", "TSPC") instead of random ones
 
@@ -99,8 +126,9 @@ Write = Callable[[sqlite3.Connection], None]
 
 
 def schema(era: str) -> str:
-    """The statements that create an empty store of this era (O2 or O3)."""
-    return O2_SCHEMA + (O3_CHANGES if era == "O3" else "")
+    """The statements that create an empty store of this era (O2, O3, or Kilo's K0, K1)."""
+    base = base_era(era)
+    return O2_SCHEMA + (O3_CHANGES if base == "O3" else "") + (KILO_TABLES if era == "K1" else "")
 
 
 def database(

@@ -20,6 +20,11 @@ those programs wrote (generators/harvest):
 
 A store is then written as a database (`opencode_schema.database`) or as a storage folder of
 `JSON.stringify(value, null, 2)` files.
+
+Kilo's CLI, a member of opencode's family (spec/hosts/kilo.md), is this writer with Kilo's
+differences, measured on its released binaries (7.0.33, 7.7.x): its eras write the database of
+an opencode era (`plan.FAMILY_BASE`), each session's `version` is Kilo's release and its default
+agent is `code` (opencode's is `build`); from K1 the store has Kilo's own tables (`schema.py`).
 """
 
 from __future__ import annotations
@@ -40,12 +45,15 @@ from .plan import (
     OcStep,
     OcStore,
     OcTask,
+    base_era,
     completes,
 )
 
 VERSIONS = {"O0": "1.0.0", "O1": "1.0.98", "O2": "1.2.1", "O3": "1.18.33"}
+VERSIONS.update(K0="7.0.33", K1="7.7.9")  # Kilo's releases (KLO-2)
 START = {"O0": "2025-11-03T09:00:00", "O1": "2025-11-20T09:00:00", "O2": "2026-02-16T09:00:00"}
-START["O3"] = "2026-06-25T09:00:00"
+START.update(O3="2026-06-25T09:00:00", K0="2026-03-02T09:00:00", K1="2026-07-06T09:00:00")
+AGENT = {"K0": "code", "K1": "code"}  # the default agent of a prompt (opencode's: "build")
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 PROJECT = "4b0ea68d7af9a6031a7ffda7ad66e0cb83315750"
 CWD = "/home/dev/project"
@@ -95,7 +103,9 @@ class Writer:
 
     def __init__(self, store: OcStore) -> None:
         self.store = store
-        self.era = store.era
+        self.era = base_era(store.era)  # a family member's era writes an opencode era's files
+        self.release = VERSIONS[store.era]
+        self.agent = AGENT.get(store.era, "build")
         self.rng = random.Random(f"opencode/{store.era}/{store.seed}")
         self.clock = Clock(start(START[store.era]))
         self.counter: dict[int, int] = {}
@@ -133,7 +143,7 @@ class Writer:
         info: dict[str, Any] = {
             "id": session_id,
             "slug": "-".join(self.rng.choice(["quiet", "brave", "amber", "swift"]) for _ in "ab"),
-            "version": VERSIONS[self.era],
+            "version": plan.version or self.release,
             "projectID": PROJECT,
             "directory": CWD,
             "title": title,
@@ -222,7 +232,7 @@ class Steps:
         self.w.tick(30)
         data: dict[str, Any] = {"role": "user", "time": {"created": self.w.now()}}
         if self.era != "O0":
-            data.update(agent="build", model=dict(MODEL))
+            data.update(agent=self.w.agent, model=dict(MODEL))
         data["summary"] = {"title": words(self.w.rng, 4), "diffs": []}
         row = self.message(data)
         body: dict[str, Any] = {"type": "text", "text": text}
@@ -234,16 +244,16 @@ class Steps:
         self.last_user = row.id
         return row
 
-    def assistant(self, parent: str | None, mode: str = "build", summary: bool = False) -> Row:
+    def assistant(self, parent: str | None, mode: str = "", summary: bool = False) -> Row:
         self.w.tick(40)
         data: dict[str, Any] = {"role": "assistant", "time": {"created": self.w.now()}}
         if parent is not None:
             data["parentID"] = parent
         data["modelID"] = MODEL["modelID"]
         data["providerID"] = MODEL["providerID"]
-        data["mode"] = mode
+        data["mode"] = mode or self.w.agent
         if self.era in ("O2", "O3"):
-            data["agent"] = mode
+            data["agent"] = mode or self.w.agent
         data["path"] = {"cwd": CWD, "root": CWD}
         if summary:
             data["summary"] = True
@@ -301,7 +311,12 @@ class Steps:
             self.compact_o0(step)
             return
         user = self.message(
-            {"role": "user", "time": {"created": self.w.tick(30)}, "agent": "build", "model": MODEL}
+            {
+                "role": "user",
+                "time": {"created": self.w.tick(30)},
+                "agent": self.w.agent,
+                "model": MODEL,
+            }
         )
         part: dict[str, Any] = {"type": "compaction"}
         if self.era in ("O2", "O3"):
@@ -320,7 +335,7 @@ class Steps:
 
     def summary(self, parent: str, outcome: str) -> None:
         """The assistant child that holds the summary (OPC-4, OPC-6, OPC-7)."""
-        mode = "compaction" if self.era in ("O2", "O3") else "build"
+        mode = "compaction" if self.era in ("O2", "O3") else self.w.agent
         row = self.assistant(parent, mode=mode, summary=True)
         self.part(row, {"type": "step-start"})
         if outcome in ("done", "cut-short", "aborted"):
@@ -374,7 +389,9 @@ class Steps:
         """OPC-10: a `task` tool call whose child session holds its own messages."""
         user = self.user("use a subagent to " + words(self.w.rng, 6))
         reply = self.assistant(user.id)
-        child = self.w.session(OcSession(step.steps, title="subagent task"), parent=self.s)
+        version = self.s.info["version"]  # the program that runs the task writes its row
+        plan = OcSession(step.steps, title="subagent task", version=version)
+        child = self.w.session(plan, parent=self.s)
         self.w.children.setdefault(self.s.id, []).append(child)
         state = {
             "status": "completed",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from ...core.family import family_claims
 from ...core.host import Host
 from ...core.identity import Identity
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from ...core.storetypes import Base, Store
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # OPC-1, HST-2: the first 16 bytes of a database
+RELEASE_LINES = (0, 1)  # KLO-1: the major numbers of opencode's releases (0.x, 1.x)
 
 
 class Opencode(Host):
@@ -31,10 +33,29 @@ class Opencode(Host):
     )
 
     def claims_input(self, path: str, is_dir: bool, head: bytes) -> bool:
-        """HST-2, OPC-1: a storage folder (`session` and `message` inside), or a database."""
+        """HST-2, OPC-1: a storage folder (`session` and `message` inside), or a database
+        whose content carries opencode's marks and no other member's (KLO-1)."""
         if is_dir:
             return self.is_store(path)
-        return head.startswith(SQLITE_MAGIC)
+        return head.startswith(SQLITE_MAGIC) and family_claims(self, path, is_dir, head)
+
+    def family_evidence(self, path: str, is_dir: bool, head: bytes) -> Any:
+        """KLO-1: a database's tables and its sessions' versions, read once for the family."""
+        if is_dir or not head.startswith(SQLITE_MAGIC):
+            return None
+        from .family import evidence
+
+        return evidence(path)
+
+    def marks(self, evidence: Any) -> bool:
+        """KLO-1: a session created by an opencode release (`version` 0.x or 1.x); or no
+        database of the family at all, which opencode's reader rejects itself (OPC-1: E-HOST
+        without the tables, E-READ when SQLite cannot read it)."""
+        from .family import major
+
+        if not evidence.readable:
+            return True
+        return any(major(version) in RELEASE_LINES for version in evidence.versions)
 
     def is_store(self, path: str) -> bool:
         if os.path.isdir(path):
@@ -62,16 +83,20 @@ class Opencode(Host):
         return count_opencode(path, session)
 
     def count_store(self, path: str) -> list[tuple[str, str, Answer | Exception]]:
-        """Every session of one store with its answer, the store read once (OPC-11, OPC-12)."""
+        """Every session of one store with its answer, the store read once (OPC-11, OPC-12),
+        under the name of the family's host that wrote it (KLO-1: E-HOST when none or both)."""
+        from ...core.family import family_member
         from .reader import count_session
         from .store import read_all
+
+        writer = family_member(self, path)
 
         found: list[tuple[str, str, Answer | Exception]] = []
         for ident, title, session in read_all(path):
             if isinstance(session, Exception):
                 found.append((ident, title, session))
                 continue
-            answer = count_session(session)
+            answer = writer.relabel(count_session(session))
             answer.title = title
             found.append((ident, title, answer))
         return found

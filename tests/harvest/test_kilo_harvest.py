@@ -1,0 +1,66 @@
+"""Kilo's harvest without npm: the driver is opencode's with Kilo's names (no copy of it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rebootspec.generators.harvest import script, sweep
+from rebootspec.generators.harvest.hosts import common, kilo, opencode
+
+
+def test_the_config_is_kilos_file_with_a_context_the_scenario_overflows(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(kilo, "CONFIG", tmp_path / ".config" / "kilo" / "kilo.json")
+    opencode.write_config("http://127.0.0.1:4321/v1", target=kilo.CONFIG, context=kilo.CONTEXT)
+    config = json.loads(kilo.CONFIG.read_text())
+    provider = config["provider"]["harvest"]
+    assert provider["options"]["baseURL"] == "http://127.0.0.1:4321/v1"
+    limit = provider["models"]["harvest-model"]["limit"]["context"]
+    reported = int(kilo.OVER.split()[1])
+    assert script.SMALL_USAGE < limit < reported  # over the limit only when the turn says so
+
+
+def test_kilos_switches_and_retry_limit(monkeypatch: Any, tmp_path: Path) -> None:
+    monkeypatch.setattr(opencode, "HOME", tmp_path)
+    monkeypatch.setattr(opencode.shutil, "which", lambda name: "/usr/bin/true")
+    env = kilo._env()
+    assert env["KILO_DISABLE_AUTOUPDATE"] == env["KILO_DISABLE_SHARE"] == "1"
+    assert not [name for name in env if name.startswith("OPENCODE_")]
+    assert env["KILO_SESSION_RETRY_LIMIT"] == kilo.RETRIES
+
+
+@pytest.mark.parametrize(("version", "status"), [("7.0.33", 400), ("7.7.2", 500), ("7.7.9", 500)])
+def test_a_failed_summary_is_one_kilo_gives_up_on(version: str, status: int) -> None:
+    """7.0 retries a 500 without end: its failure is a 400; 7.7 stops after the retry limit."""
+    text = f"Turn 1. {kilo.OVER}; {kilo._failure_directive(version)}"
+    request = script.parse(
+        "chat",
+        {
+            "model": "harvest-model",
+            "messages": [
+                {"role": "system", "content": "You are a context summarization agent."},
+                {"role": "user", "content": text},
+            ],
+        },
+    )
+    assert script.decide(request).status == status
+
+
+def test_every_registry_binary_is_swept_and_every_scenario_runs_on_it() -> None:
+    assert sweep.VERSIONS["kilo"] == ("7.0.33", "7.7.2", "7.7.7", "7.7.9")
+    jobs = [job for job in sweep.jobs() if job[0] == "kilo"]
+    assert len(jobs) == 4 * len(kilo.SCENARIOS)
+
+
+def test_the_binary_is_found_in_the_platform_package(tmp_path: Path) -> None:
+    with pytest.raises(common.HarvestError):
+        kilo.binary(tmp_path)
+    program = tmp_path / "node_modules" / "@kilocode" / "cli-linux-x64" / "bin" / "kilo"
+    program.parent.mkdir(parents=True)
+    program.write_bytes(b"")
+    assert kilo.binary(tmp_path) == program
