@@ -203,6 +203,10 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
+        # Every value a template prints goes through `clean` (ERR-10): autoescape makes HTML
+        # inert but keeps ESC, so a case title or a candidate's stderr with an escape sequence
+        # would reach whoever `cat`s the page or opens it in a terminal browser.
+        finalize=_finalize,
     )
     env.filters["answer"] = show_answer
     env.filters["informative"] = show_informative
@@ -217,6 +221,18 @@ def _environment() -> jinja2.Environment:
     env.filters["breakable"] = breakable
     env.globals["used_columns"] = used_columns
     return env
+
+
+def _finalize(value: Any) -> Any:
+    """`clean` of a printed value; markup a filter made stays markup (control characters are
+    no HTML, so escaping them cannot open a tag)."""
+    from markupsafe import Markup
+
+    if isinstance(value, Markup):
+        return Markup(clean(value))
+    if isinstance(value, str):
+        return clean(value)
+    return value
 
 
 def used_columns(table: dict[str, dict[str, int]]) -> list[str]:

@@ -135,7 +135,7 @@ def _from_file(host: Any, path: str, source: str, env: Mapping[str, str]) -> Own
     found = _detected(path)
     if found is not None and found.key != host.key:  # a file of another host is not this one's
         raise Refusal(
-            f"whoami: {source[4:]} names a {found.name} file, not a {host.name} session: "
+            f"whoami: {source[4:]} names a file of {found.name}, not a session of {host.name}: "
             f"{path!r}",
             [f"{host.key}: {host.identity.how}"],
         )
