@@ -27,10 +27,10 @@ from typing import Any
 
 import pytest
 
-from . import PACKAGE_DIR, SUITE_DIR
-from .options import RUN_SETTINGS, SETTINGS, OptionError, Settings, add_settings
 from ..reference.core.errors import os_reason
 from ..reference.core.userio import Refused, shown, writable_target
+from . import PACKAGE_DIR, SUITE_DIR
+from .options import RUN_SETTINGS, SETTINGS, OptionError, Settings, add_settings
 from .reports.report import REPORT_FILES, build, header, write
 from .runner.answers import AnswerReader
 from .runner.candidates import Candidate, CandidateError, startable

@@ -370,8 +370,7 @@ def table(rows: list[Row]) -> str:
             title = title if len(title) <= TITLE_WIDTH else "…" + title[1 - TITLE_WIDTH :]
         codes = _codes(row)
         lines.append(
-            f"{when:<16}  {row['host']:<{wide}}  {reboots:>7}  {ident:<{ids}}  {title:<48}  "
-            f"{codes}"
+            f"{when:<16}  {row['host']:<{wide}}  {reboots:>7}  {ident:<{ids}}  {title:<48}  {codes}"
         )
     return "\n".join(line.rstrip() for line in lines) + "\n"
 

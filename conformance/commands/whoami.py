@@ -175,9 +175,8 @@ def hook(
         return options
     from ...reference.core.errors import Rejection
     from ...reference.core.jsontext import parse_json
-    from ...reference.sessions.own import Refusal, from_hook, shown
-
     from ...reference.core.userio import Refused, read_stdin
+    from ...reference.sessions.own import Refusal, from_hook, shown
 
     if stdin is None and sys.stdin is not None and sys.stdin.isatty():
         err.write("usage error: hook reads a host hook's JSON on stdin (try --help)\n")

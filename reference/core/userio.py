@@ -175,7 +175,9 @@ def read_stdin(kind: str = "stdin", stream: Any = None) -> bytes:
     try:
         data = stream.read(limit + 1)
     except (OSError, ValueError) as error:  # ValueError: a closed file object
-        raise Refused("stdin", f"cannot read: {getattr(error, 'strerror', None) or error}") from None
+        raise Refused(
+            "stdin", f"cannot read: {getattr(error, 'strerror', None) or error}"
+        ) from None
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogateescape")
     if len(data) > limit:
@@ -219,6 +221,7 @@ def _file_type(mode: int) -> str:
 def write_bytes(path: PathLike, data: bytes, exclusive: bool = False) -> None:
     """`data` as the whole new content of `path`, atomically (a temporary file in its folder,
     renamed into place); mode as the module says. `exclusive`: refuse a target that exists."""
+    import contextlib
     import tempfile
 
     from .errors import os_reason
@@ -247,10 +250,8 @@ def write_bytes(path: PathLike, data: bytes, exclusive: bool = False) -> None:
         raise Refused(path, f"cannot write: {os_reason(error)}") from None
     finally:
         if temporary is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(temporary)
-            except OSError:
-                pass
 
 
 def write_text(path: PathLike, text: str, exclusive: bool = False) -> None:

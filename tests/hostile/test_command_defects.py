@@ -87,7 +87,7 @@ def claude_copy(folder: Path, name: str = f"{CLAUDE_ID}.jsonl") -> Path:
 def test_hook_out_leaves_a_fifo_as_it_is(tmp_path: Path) -> None:
     fifo = tmp_path / "patch"
     os.mkfifo(fifo)
-    code, out, err = run_hook(hook_json(claude_copy(tmp_path)), "--out", str(fifo))
+    code, _, err = run_hook(hook_json(claude_copy(tmp_path)), "--out", str(fifo))
     assert code == 2
     assert "FIFO" in one_error_line(err)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced"
@@ -111,7 +111,9 @@ def test_hook_out_keeps_the_mode_of_the_file_it_replaces(tmp_path: Path) -> None
     patch = tmp_path / "patch"
     patch.write_text("0\n")
     os.chmod(patch, 0o644)
-    code, _, err = run_hook(hook_json(claude_copy(tmp_path)), "--out", str(patch), "--field", "reboots")
+    code, _, err = run_hook(
+        hook_json(claude_copy(tmp_path)), "--out", str(patch), "--field", "reboots"
+    )
     assert (code, err) == (0, "")
     assert patch.read_text() == "1\n"
     assert stat.S_IMODE(os.stat(patch).st_mode) == 0o644
@@ -194,7 +196,10 @@ def test_run_refuses_a_hostile_profile_or_divergences_file(
 
 
 def start(
-    args: list[str], redirect: str = "", stdin: bytes | None = None, env: dict[str, str] | None = None
+    args: list[str],
+    redirect: str = "",
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """`rebootspec ARGS` started by sh with `redirect` applied (`<&-`, `>&-`)."""
     command = ["sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable, "-m"]
@@ -358,7 +363,9 @@ def test_hook_with_only_a_transcript_reports_the_session_id(tmp_path: Path) -> N
 
 
 def test_hook_takes_a_utf8_byte_order_mark(tmp_path: Path) -> None:
-    code, out, err = run_hook(b"\xef\xbb\xbf" + hook_json(claude_copy(tmp_path)), "--field", "reboots")
+    code, out, err = run_hook(
+        b"\xef\xbb\xbf" + hook_json(claude_copy(tmp_path)), "--field", "reboots"
+    )
     assert (code, out, err) == (0, "1\n", "")
 
 
