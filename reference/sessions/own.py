@@ -134,9 +134,9 @@ def _from_file(host: Any, path: str, source: str, env: Mapping[str, str]) -> Own
         )
     found = _detected(path)
     if found is not None and found.key != host.key:  # a file of another host is not this one's
+        what = "a file that is" if found.fallback else f"a file of {found.name},"
         raise Refusal(
-            f"whoami: {source[4:]} names a file of {found.name}, not a session of {host.name}: "
-            f"{path!r}",
+            f"whoami: {source[4:]} names {what} not a session of {host.name}: {path!r}",
             [f"{host.key}: {host.identity.how}"],
         )
     given = [env.get(name, "") for name, kind in host.identity.variables if kind != FILE]
