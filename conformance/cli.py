@@ -167,9 +167,8 @@ def unknown_subcommand(word: str) -> str:
     from ..reference.core.printable import printable
 
     near = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.6)
-    if near:
-        return f"unknown subcommand {printable(repr(word))}; did you mean {near[0]}?"
-    return f"unknown subcommand {printable(repr(word))}; known: {', '.join(COMMANDS)}"
+    guess = f" did you mean {near[0]}?" if near else ""
+    return f"unknown subcommand {printable(repr(word))};{guess} known: {', '.join(COMMANDS)}"
 
 
 def _dispatch(args: list[str]) -> int:
