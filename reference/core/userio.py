@@ -47,6 +47,23 @@ import sys
 
 from .printable import printable as shown
 
+__all__ = [
+    "LIMITS",
+    "Refused",
+    "StreamClosed",
+    "open_regular",
+    "prepare_streams",
+    "read_bytes",
+    "read_json",
+    "read_stdin",
+    "read_text",
+    "read_toml",
+    "shown",
+    "writable_target",
+    "write_bytes",
+    "write_text",
+]
+
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
@@ -312,7 +329,7 @@ def prepare_streams() -> None:
                 os.close(null)
             _REOPENED.add(fd)
     if sys.stdout is None or 1 in _REOPENED:
-        sys.stdout = _ClosedOutput()  # type: ignore[assignment]
+        sys.stdout = _ClosedOutput()
     if sys.stderr is None or 2 in _REOPENED:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the run)
 
