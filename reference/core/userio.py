@@ -335,14 +335,16 @@ def prepare_streams() -> None:
 
 
 def ended_by_pipe() -> int:
-    """After a BrokenPipeError: stdout pointed at /dev/null (so Python's own flush at exit has
-    nowhere to fail), and the exit code of a program ended by SIGPIPE."""
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-    except (OSError, ValueError, AttributeError):
-        pass
+    """After a BrokenPipeError (stdout's or stderr's reader left): both pointed at /dev/null, so
+    Python's own flush at exit has nowhere to fail, and the exit code of a program ended by
+    SIGPIPE."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):
+            continue
     return EXIT_PIPE
 
 

@@ -412,3 +412,20 @@ def test_a_mistyped_subcommand_is_named_with_the_nearest_one() -> None:
     code, out, err = cli("cuont", "x.jsonl")
     assert code == 2 and out == ""
     assert "did you mean count?" in one_error_line(err)
+
+
+def test_a_stderr_reader_that_left_ends_the_run_with_141(tmp_path: Path) -> None:
+    """`rebootspec count missing.jsonl 2>&1 | true`'s stderr half: the error line meets a broken
+    pipe; the run still ends with one code and no "Exception ignored" at exit."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "rebootspec.conformance", "count", str(tmp_path / "no.jsonl")],
+            stdout=subprocess.PIPE,
+            stderr=write,
+            timeout=120,
+        )
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stdout) == (141, b"")
