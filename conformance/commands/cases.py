@@ -92,6 +92,8 @@ def cli(argv: list[str]) -> int:
         cases = load_corpus(Settings.of(args).corpus())
     except (OptionError, CorpusError) as error:
         return usage_error(PROG, str(error))
+    if not cases:  # an empty folder given as --corpus: say which, not "the filters"
+        return usage_error(PROG, f"{Settings.of(args).corpus()}: no case in this corpus folder")
     chosen = selected(cases, args)
     if not chosen:
         return usage_error(PROG, f"the filters select none of the {len(cases)} cases")

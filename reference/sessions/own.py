@@ -36,6 +36,7 @@ class Refusal(Exception):
         self.nothing = nothing  # no host named any session: the only case `--guess` takes
 
     def lines(self) -> list[str]:
+        """The refusal as printed: names and values quoted raw above, escaped here once."""
         return [f"error: {shown(self.reason)}\n", *(f"  {shown(row)}\n" for row in self.advice)]
 
 
@@ -130,13 +131,13 @@ def _from_file(host: Any, path: str, source: str, env: Mapping[str, str]) -> Own
     """A variable that names the session file itself (pi's PI_SESSION_FILE)."""
     if not os.path.isfile(path):
         raise Refusal(
-            f"whoami: {source[4:]} names no file: {path!r}", [f"{host.key}: {host.identity.how}"]
+            f"whoami: {source[4:]} names no file: '{path}'", [f"{host.key}: {host.identity.how}"]
         )
     found = _detected(path)
     if found is not None and found.key != host.key:  # a file of another host is not this one's
         what = "a file that is" if found.fallback else f"a file of {found.name},"
         raise Refusal(
-            f"whoami: {source[4:]} names {what} not a session of {host.name}: {path!r}",
+            f"whoami: {source[4:]} names {what} not a session of {host.name}: '{path}'",
             [f"{host.key}: {host.identity.how}"],
         )
     given = [env.get(name, "") for name, kind in host.identity.variables if kind != FILE]
@@ -180,7 +181,7 @@ def _by_id(
         return Own(item.host, item.id, item.path, source, item.id if item.within else None)
     if matches:
         raise Refusal(
-            f"{who}: {label} {ident!r}: {len(matches)} session files have this id",
+            f"{who}: {label} '{ident}': {len(matches)} session files have this id",
             [f"{item.host}  {item.path}" for item in matches],
         )
     folders = ", ".join(root.path for root, _ in walked.looked) or "no store"
@@ -188,7 +189,7 @@ def _by_id(
 
     moved = ", ".join(v for key in keys or () for v in get(key).store_variables)
     hint = f"if the host's store is elsewhere, set {moved}" if moved else how
-    raise Refusal(f"{who}: {label} {ident!r}: no session with this id in {folders}", [hint])
+    raise Refusal(f"{who}: {label} '{ident}': no session with this id in {folders}", [hint])
 
 
 def from_hook(payload: Any, env: Mapping[str, str]) -> Own:

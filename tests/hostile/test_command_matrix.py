@@ -43,6 +43,7 @@ import pytest
 
 from rebootspec.conformance.cli import COMMANDS
 from rebootspec.conformance.cli import main as rebootspec
+from rebootspec.reference.core.userio import shown
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX: fork, FIFOs, rlimits")
 
@@ -142,9 +143,10 @@ FEEDS: dict[str, Feed] = {
         lambda p, c: Call(["compare", p, _good_report(c)]),
         lambda c: Call(["compare", _good_report(c), _good_report(c), "--allow-different", ALL]),
     ),
-    "fuzz": Feed(
-        lambda p, c: Call(["fuzz", "--profile", p, "--examples", "1", "--budget", "5"]),
+    "fuzz": Feed(  # reads no file of the user's (the candidate is a program); writes one
+        None,
         lambda c: HELP,
+        lambda p, c: Call(["fuzz", "--out", p, "--examples", "1", "--budget", "1"]),
     ),
     "report": Feed(
         lambda p, c: Call(["report", p, "--out", str(c / "pages")]),
@@ -167,7 +169,7 @@ FEEDS: dict[str, Feed] = {
                 "add-fixture",
                 p,
                 "--title",
-                "t",
+                "a hostile input given as a session",
                 "--rules",
                 "CNT-2",
                 "--tags",
@@ -209,6 +211,8 @@ def expected(command: str, column: str, prints: bool = True) -> int:
             return 2  # cannot be opened at all, like a missing file (PRO-2: the caller's slip)
         if command in ("count", "explain"):
             return 1  # ERR-12 (not a regular file), or the content is no host's (ERR-*, HST-2)
+        if command == "add-fixture" and column in ("not-utf8", "escapes"):
+            return 3  # its refusal when the reference rejects what the person expected counted
         if command == "sessions" and column == "folder":
             return 0  # an empty folder of sessions is a folder with none: listed as such
         return 2
@@ -231,6 +235,10 @@ KNOWN = {
     ("explain", "sparse-1GiB"): "readers: a 1 GiB run of NULs costs 30 s and 2 GB",
     ("anonymize", "sparse-1GiB"): "issue 43 defect 8: no bound on anonymize's input",
     ("add-fixture", "sparse-1GiB"): "readers: add-fixture counts the 1 GiB of NULs (30 s)",
+    (
+        "add-fixture",
+        "not-utf8",
+    ): "generators/corpus/add_fixture.py prints the name raw (defect 8's)",
     ("anonymize", "not-utf8"): "issue 43 defect 8: anonymize copies a file no host wrote",
     ("anonymize", "escapes"): "issue 43 defect 8: anonymize copies a file no host wrote",
 }
@@ -258,6 +266,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         made[name].write_bytes(JUNK)
     global CLAUDE_NAMED
     CLAUDE_NAMED = folder / f"{CLAUDE_ID}.jsonl"
+    INPUT_PATHS.update(made)
     shutil.copyfile(CLAUDE, CLAUDE_NAMED)
     return made
 
@@ -521,6 +530,11 @@ def test_every_command_against_every_hostile_input(inputs: dict[str, Path], tmp_
     assert not failures, f"{len(failures)} of {len(cells)} cells:\n" + "\n".join(failures)
 
 
+# `hook` is given the file inside its stdin's JSON: its refusal says what the JSON lacks.
+UNNAMED = frozenset({"hook"})
+INPUT_PATHS: dict[str, Path] = {}  # the `inputs` fixture's, for the judge
+
+
 def _judge(command: str, column: str, outcome: Outcome, prints: bool) -> list[str]:
     """What is wrong with a cell's outcome, in words (empty: the cell holds)."""
     problems: list[str] = []
@@ -535,8 +549,14 @@ def _judge(command: str, column: str, outcome: Outcome, prints: bool) -> list[st
         # One error line; `whoami` and `hook` may follow it with indented advice (WHO-1).
         lines = outcome.stderr.splitlines()
         errors = [line for line in lines if not line.startswith("  ")]
-        if len(errors) != 1 or not lines[0].startswith(("error: ", "usage error: ")):
+        starts = ("error: ", "usage error: ") + (("REFUSED: ",) if want == 3 else ())
+        if len(errors) != 1 or not lines[0].startswith(starts):
             problems.append(f"{len(errors)} error lines: {outcome.stderr[-400:]!r}")
+    named = command not in UNNAMED and want != 3
+    if column in FILE_INPUTS and want != 0 and named and outcome.stderr:
+        first = outcome.stderr.splitlines()[0]
+        if shown(os.path.basename(os.fspath(INPUT_PATHS[column]))) not in first:
+            problems.append(f"the error line does not name the file: {first[:300]!r}")
     if column == "broken-pipe" and "pipe" in outcome.stderr.lower():
         problems.append(f"not quiet about the pipe: {outcome.stderr[-300:]!r}")
     raw = [c for c in outcome.stderr if (ord(c) < 32 and c not in "\n\t") or ord(c) == 127]
