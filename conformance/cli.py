@@ -146,6 +146,7 @@ def overview() -> str:
         "subcommands:",
     ]
     lines += [f"  {name:<{width}}  {command.summary}" for name, command in COMMANDS.items()]
+    lines += ["", "-V, --version: the same as `rebootspec version`"]
     lines += ["", "example:", f"  {COMMANDS['run'].example}"]
     return "\n".join(lines) + "\n"
 
@@ -158,18 +159,27 @@ def main(argv: list[str] | None = None) -> int:
     return guarded(lambda: _dispatch(list(sys.argv[1:] if argv is None else argv)))
 
 
+def unknown_subcommand(word: str) -> str:
+    """A mistyped subcommand named with the nearest real one (`cuont`: did you mean count?),
+    else the list; the word itself escaped, since it may be anything a shell can pass."""
+    import difflib
+
+    from ..reference.core.printable import printable
+
+    near = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.6)
+    guess = f" did you mean {near[0]}?" if near else ""
+    return f"unknown subcommand {printable(repr(word))};{guess} known: {', '.join(COMMANDS)}"
+
+
 def _dispatch(args: list[str]) -> int:
     if not args or args[0] in ("-h", "--help"):
         (sys.stdout if args else sys.stderr).write(overview())
         return 0 if args else 2
-    if args[0] == "--version":
-        return COMMANDS["version"].handler([])
+    if args[0] in ("-V", "--version"):
+        return COMMANDS["version"].handler(args[1:])
     command = COMMANDS.get(args[0])
     if command is None:
-        sys.stderr.write(
-            f"usage error: unknown subcommand {args[0]!r}; known: {', '.join(COMMANDS)} "
-            "(try --help)\n"
-        )
+        sys.stderr.write(f"usage error: {unknown_subcommand(args[0])} (try --help)\n")
         return 2
     return int(command.handler(args[1:]))
 

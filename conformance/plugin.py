@@ -20,15 +20,18 @@ run starts and checked when it ends: any change fails the run, naming the files.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ..reference.core.errors import os_reason
+from ..reference.core.userio import Refused, shown, writable_target
 from . import PACKAGE_DIR, SUITE_DIR
 from .options import RUN_SETTINGS, SETTINGS, OptionError, Settings, add_settings
-from .reports.report import build, header, write
+from .reports.report import REPORT_FILES, build, header, write
 from .runner.answers import AnswerReader
 from .runner.candidates import Candidate, CandidateError, startable
 from .runner.corpus import Case, CorpusError, known_hosts, known_tags, load_corpus
@@ -59,6 +62,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def settings(config: pytest.Config) -> Settings:
     """The run's settings: the command line, else the CONFORMANCE_* variables (options.py)."""
     return Settings(lambda name: config.getoption(SETTINGS[name].pytest_dest, default=None))
+
+
+def _check_report_dir(folder: Path) -> None:
+    """OptionError unless the report's three files can be written in `folder` (userio.py):
+    a folder or nothing there, and no FIFO, device, folder or symlink under a report's name."""
+    if not folder.is_dir():
+        if folder.exists() or folder.is_symlink():
+            raise OptionError(f"--report-dir {shown(str(folder))}: exists and is not a folder")
+        return
+    for name in REPORT_FILES:
+        try:
+            writable_target(folder / name)
+        except Refused as refused:
+            raise OptionError(f"--report-dir: {refused}") from None
 
 
 class ConformanceRun:
@@ -98,6 +115,8 @@ class ConformanceRun:
             else {}
         )
         self.report_dir = given.report_dir()
+        if self.report_dir is not None:  # a FIFO named report.json is refused before any case
+            _check_report_dir(self.report_dir)
         self.tags = tags
         self.records: list[Record] = []
 
@@ -453,7 +472,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if changed:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
     if run.report_dir is not None and (run.records or changed):
-        config.stash[_WRITTEN] = write(run.report(changed), run.report_dir)
+        try:
+            config.stash[_WRITTEN] = write(run.report(changed), run.report_dir)
+        except (Refused, OSError) as error:  # the folder changed during the run
+            shown_error = error if isinstance(error, Refused) else os_reason(error)
+            sys.stderr.write(f"error: --report-dir: {shown_error}\n")
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR
 
 
 _WRITTEN = pytest.StashKey[list[Path]]()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ...reference.core.userio import shown
 from ..reports.baseline import write_baseline
 from .usage import UsageParser
 
@@ -27,5 +28,6 @@ def cli(argv: list[str]) -> int:
     if options.out is None:
         sys.stdout.write(text)
     else:
-        print(f"wrote {options.out}: fill in every reason, then pass it with --known-divergences")
+        where = shown(str(options.out))
+        print(f"wrote {where}: fill in every reason, then pass it with --known-divergences")
     return 0

@@ -13,6 +13,7 @@ import sys
 
 import orjson
 
+from ...reference.core.printable import printable
 from ..options import OptionError, Settings, add_settings
 from ..runner.corpus import Case, CorpusError, known_hosts, load_corpus
 from ..runner.export import ExportError, export, manifest
@@ -91,6 +92,8 @@ def cli(argv: list[str]) -> int:
         cases = load_corpus(Settings.of(args).corpus())
     except (OptionError, CorpusError) as error:
         return usage_error(PROG, str(error))
+    if not cases:  # an empty folder given as --corpus: say which, not "the filters"
+        return usage_error(PROG, f"{Settings.of(args).corpus()}: no case in this corpus folder")
     chosen = selected(cases, args)
     if not chosen:
         return usage_error(PROG, f"the filters select none of the {len(cases)} cases")
@@ -99,10 +102,10 @@ def cli(argv: list[str]) -> int:
 
         try:
             path = export(chosen, Path(args.folder).expanduser())
-        except ExportError as error:
+        except ExportError as error:  # a refusal of what was named: exit 2, as anonymize's
             sys.stderr.write(f"error: {error}\n")
-            return 1
-        sys.stdout.write(f"wrote {len(chosen)} cases and {path}\n")
+            return 2
+        sys.stdout.write(f"wrote {len(chosen)} cases and {printable(str(path))}\n")
         return 0
     if args.json:
         inputs = {case.id: str(case.input) for case in chosen}

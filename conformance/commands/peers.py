@@ -18,6 +18,16 @@ from typing import Any
 
 import orjson
 
+from ...reference.core.errors import os_reason
+from ...reference.core.userio import (
+    Refused,
+    read_json,
+    read_text,
+    shown,
+    writable_target,
+    write_bytes,
+    write_text,
+)
 from .. import DEFAULT_CORPUS
 from ..presets.peers import peer_named
 from ..runner.candidates import CandidateError
@@ -104,8 +114,12 @@ def _match(peers: list[PeerRecord], cases: dict[str, Case]) -> None:
 
 
 def _load(path: Path) -> dict[str, Any]:
-    data = orjson.loads(path.read_bytes())
-    if not isinstance(data, dict) or "peers" not in data:
+    """A peers.json: a regular file of bounded size (userio.py), with a `peers` list."""
+    try:
+        data = read_json(path, "peers")
+    except Refused as refused:
+        raise ValueError(refused.reason) from None
+    if not isinstance(data, dict) or not isinstance(data.get("peers"), list):
         raise ValueError("not a peers.json")
     return data
 
@@ -118,6 +132,9 @@ def _records(data: dict[str, Any]) -> list[PeerRecord]:
         notes = raw.get("notes") or (declared.notes if declared is not None else "")
         peers.append(PeerRecord(**{**raw, "records": records, "notes": notes}))
     return peers
+
+
+PAGES = ("peers.json", "peers.md", "peers.html")
 
 
 def write(out: Path, data: dict[str, Any], readme: Path | None) -> str | None:
@@ -133,10 +150,12 @@ def write(out: Path, data: dict[str, Any], readme: Path | None) -> str | None:
         load=data.get("load"),
     )
     out.mkdir(parents=True, exist_ok=True)
-    (out / "peers.json").write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+    for name in PAGES:  # a FIFO or a device under a page's name is refused before any write
+        writable_target(out / name)
+    write_bytes(out / "peers.json", orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
     table = render.markdown(shown)
-    (out / "peers.md").write_text(table, "utf-8")
-    (out / "peers.html").write_text(render.html(shown), "utf-8")
+    write_text(out / "peers.md", table)
+    write_text(out / "peers.html", render.html(shown))
     if readme is not None and not render.rewrite_readme(readme, table):
         return f"{readme} has no peers markers ({render.BEGIN!r} ... {render.END!r})"
     return None
@@ -151,7 +170,7 @@ def _recorded(args: Any) -> dict[str, Any] | int:
     try:
         data = _load(args.from_json)
     except (OSError, ValueError) as error:
-        return usage_error(PROG, f"{args.from_json}: {error}")
+        return usage_error(PROG, f"{shown(str(args.from_json))}: {error}")
     if not args.rematch:
         return data
     try:
@@ -202,8 +221,18 @@ def cli(argv: list[str]) -> int:
     data = _recorded(args) if args.from_json is not None else _measured(args)
     if isinstance(data, int):
         return data
-    problem = write(args.out, data, args.readme)
-    sys.stdout.write((args.out / "peers.md").read_text("utf-8"))
+    try:
+        problem = write(args.out, data, args.readme)
+    except Refused as refused:
+        sys.stderr.write(f"error: {refused}\n")
+        return 2
+    except OSError as error:  # a folder it cannot make
+        sys.stderr.write(f"error: {shown(str(args.out))}: cannot write: {os_reason(error)}\n")
+        return 2
+    except (KeyError, TypeError, ValueError):  # a peers.json without a member the pages show
+        sys.stderr.write(f"error: {shown(str(args.from_json))}: not a peers.json\n")
+        return 2
+    sys.stdout.write(read_text(args.out / "peers.md", "text"))
     if problem is not None:
         sys.stderr.write(f"{PROG}: {problem}\n")
         return 1

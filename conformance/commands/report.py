@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ...reference.core.errors import os_reason
+from ...reference.core.userio import Refused, shown
 from ..reports.report import load, write
 from .usage import UsageParser
 
@@ -32,9 +34,12 @@ def cli(argv: list[str]) -> int:
     folder = options.out if options.out is not None else options.report.parent
     try:
         paths = write(report, folder)
+    except Refused as refused:  # a FIFO or device under a report's name is left alone
+        sys.stderr.write(f"error: {refused}\n")
+        return 2
     except OSError as error:
-        sys.stderr.write(f"error: {folder}: cannot write: {error.strerror or error}\n")
+        sys.stderr.write(f"error: {shown(str(folder))}: cannot write: {os_reason(error)}\n")
         return 2
     for path in paths:
-        print(f"wrote {path}")
+        print(f"wrote {shown(str(path))}")
     return 0

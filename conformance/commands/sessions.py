@@ -133,8 +133,17 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     missing = [path for path in args.path or () if not os.path.lexists(path)]
     if missing:  # a typo in a folder is the caller's slip, told before anything is walked
         err.write(
-            f"usage error: rebootspec sessions: --path {missing[0]}: cannot read: no such file "
+            f"usage error: rebootspec sessions: --path {printable(missing[0])}: cannot read: no "
+            "such file "
             "(try --help)\n"
+        )
+        return 2
+    files = [path for path in args.path or () if not os.path.isdir(path)]
+    if files:  # a file is counted by `count`; a listing of one file would hide a typo
+        shown = printable(files[0])
+        err.write(
+            f"usage error: rebootspec sessions: --path {shown}: not a folder (`rebootspec "
+            "count FILE` counts one file) (try --help)\n"
         )
         return 2
     hosts = tuple(args.host) if args.host else None
@@ -342,8 +351,12 @@ def table(rows: list[Row]) -> str:
     """The listing for people: one line a row, ids by their shortest unique prefix."""
     short = short_ids([r["id"] for r in rows if r["id"]])
     wide = max([4, *(len(r["host"]) for r in rows)])  # the longest host name sets the column
+    # The id column fits the longest id shown (a chat-loop id's unique prefix runs past 13:
+    # `agent_20260302_0905...`), so the titles stay in one column whatever the ids are.
+    ids = max([13, *(len(printable(short[r["id"]])) for r in rows if r["id"])])
     lines = [
-        f"{'modified':<16}  {'host':<{wide}}  {'reboots':>7}  {'id':<13}  {'title':<48}  warnings"
+        f"{'modified':<16}  {'host':<{wide}}  {'reboots':>7}  {'id':<{ids}}  {'title':<48}  "
+        "warnings"
     ]
     for row in rows:
         when = "-" if row["modified"] is None else _local(row["modified"])
@@ -357,7 +370,7 @@ def table(rows: list[Row]) -> str:
             title = title if len(title) <= TITLE_WIDTH else "…" + title[1 - TITLE_WIDTH :]
         codes = _codes(row)
         lines.append(
-            f"{when:<16}  {row['host']:<{wide}}  {reboots:>7}  {ident:<13}  {title:<48}  {codes}"
+            f"{when:<16}  {row['host']:<{wide}}  {reboots:>7}  {ident:<{ids}}  {title:<48}  {codes}"
         )
     return "\n".join(line.rstrip() for line in lines) + "\n"
 

@@ -14,6 +14,10 @@ __all__ = ["EXIT_USAGE", "UsageParser", "unknown_words", "usage_error"]
 
 
 def usage_error(prog: str, message: str) -> int:
-    """Print one usage-error line and return the exit code for it."""
-    sys.stderr.write(f"usage error: {prog}: {message} (try --help)\n")
+    """Print one usage-error line and return the exit code for it. The message often quotes
+    what the user typed or a path from the disk: it is escaped (ERR-10), so it stays one line
+    and drives no terminal."""
+    from ...reference.core.printable import printable
+
+    sys.stderr.write(f"usage error: {prog}: {printable(message)} (try --help)\n")
     return EXIT_USAGE

@@ -26,7 +26,6 @@ EXIT_ANSWER = 0
 EXIT_REJECTED = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
-STDIN_LIMIT = 1 << 20  # a hook's JSON is a few hundred bytes; more is not a hook's
 
 WHOAMI_HELP = """\
 usage: rebootspec whoami [--json] [--field NAME] [--host HOST] [--guess] [--readable]
@@ -40,8 +39,9 @@ options:
   --field NAME    only this member of the answer, bare (--field reboots: the PATCH number)
   --host HOST     when two hosts' variables are set (a host started in another's shell)
   --guess         no id in the environment: the newest session file of every store, marked
-                  W-GUESSED; refused when another was written within 10 s of it. Never for
-                  a version string: it is wrong whenever two sessions run at once.
+                  W-GUESSED (with --field, as a `warning: W-GUESSED: ...` line on stderr);
+                  refused when another was written within 10 s of it. Never for a version
+                  string: it is wrong whenever two sessions run at once.
   --readable      count with the readable path only (same answer)
 
 Exit 0 an answer, 1 the session's log is rejected, 2 no session could be named (the message
@@ -60,9 +60,13 @@ Code SessionStart "compact", pi session_compact, opencode session.compacted): a
 before-compaction hook never bumps the count, since that compaction can still fail.
 
 options:
-  --out FILE      write there (atomically: a reader never sees half a file), not to stdout
+  --out FILE      write there, not to stdout: atomically (a reader never sees half a file),
+                  a new file 0666 less the umask, a replaced one keeping its mode; a FIFO,
+                  device, folder or symlink there is refused and left as it is
   --field NAME    only this member of the answer, bare (--field reboots)
   --readable      count with the readable path only (same answer)
+Exit 0 an answer, 1 the session's log is rejected, 2 no session could be named or stdin is
+not a hook's JSON (closed, empty, over 1 MiB, not JSON; a UTF-8 byte-order mark is fine).
 example: rebootspec hook --out ~/.patch --field reboots   (a PostCompact hook's command)
 """
 
@@ -171,17 +175,16 @@ def hook(
         return options
     from ...reference.core.errors import Rejection
     from ...reference.core.jsontext import parse_json
-    from ...reference.sessions.own import Refusal, from_hook
+    from ...reference.core.userio import Refused, read_stdin
+    from ...reference.sessions.own import Refusal, from_hook, shown
 
-    if stdin is None and sys.stdin.isatty():  # a person typed it: nothing would ever arrive
+    if stdin is None and sys.stdin is not None and sys.stdin.isatty():
         err.write("usage error: hook reads a host hook's JSON on stdin (try --help)\n")
-        return EXIT_USAGE
-    stream = stdin if stdin is not None else sys.stdin.buffer
-    data = stream.read(STDIN_LIMIT + 1)
-    if isinstance(data, str):
-        data = data.encode("utf-8", "replace")
-    if len(data) > STDIN_LIMIT:
-        err.write(f"error: hook: stdin is longer than {STDIN_LIMIT} bytes: not a hook's JSON\n")
+        return EXIT_USAGE  # a person typed it: nothing would ever arrive
+    try:
+        data = read_stdin("stdin", stdin)  # bounded; closed (`<&-`) is one line; BOM dropped
+    except Refused as refused:
+        err.write(f"error: hook: {refused}\n")
         return EXIT_USAGE
     if not data.strip():
         err.write("error: hook: stdin is empty: a host's hook gives its JSON there (try --help)\n")
@@ -189,7 +192,8 @@ def hook(
     try:
         payload = parse_json(data.strip(), 1)
     except Rejection as rejection:
-        err.write(f"error: hook: stdin:1: {rejection.code}: {rejection.reason}\n")
+        reason = shown(rejection.reason)
+        err.write(f"error: hook: stdin:1: {rejection.code}: {reason}\n")
         return EXIT_USAGE
     try:
         own = from_hook(payload, os.environ if env is None else env)
@@ -203,7 +207,7 @@ def _answer(own: Own, options: Options, out: TextIO, err: TextIO) -> int:
     """Count the session's file as `count` does, and print or write the answer."""
     from ...reference.cli import EXIT_INTERNAL as INTERNAL
     from ...reference.cli import count_with_retry, unusable
-    from ...reference.core.errors import W_GUESSED, Notice, Rejection
+    from ...reference.core.errors import W_GUESSED, Notice, Rejection, os_reason
     from ...reference.sessions.own import shown
 
     path = own.file
@@ -213,19 +217,21 @@ def _answer(own: Own, options: Options, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     try:
         result = count_with_retry(path, 0, options.readable, None, own.in_store)
-    except Rejection as rejection:
-        err.write(f"error: {shown(path)}:{rejection.line}: {rejection.code}: {rejection.reason}\n")
+    except Rejection as rejection:  # ERR-10: a reason can quote a file name or a value
+        reason = shown(rejection.reason)
+        err.write(f"error: {shown(path)}:{rejection.line}: {rejection.code}: {reason}\n")
         return EXIT_REJECTED
     except OSError as error:
-        err.write(f"error: {shown(path)}: cannot read: {error.strerror or error}\n")
+        err.write(f"error: {shown(path)}: cannot read: {shown(os_reason(error))}\n")
         return EXIT_USAGE
     except Exception as error:  # a bug in the reference, never the input's fault
         err.write(f"error: {shown(path)}:0: internal error: {type(error).__name__}\n")
         return INTERNAL
     if own.guessed:
-        result.notices.append(
-            Notice(W_GUESSED, "no host named this session: the newest session file was taken")
-        )
+        guessed = Notice(W_GUESSED, "no host named this session: the newest session file was taken")
+        result.notices.append(guessed)
+        if options.field is not None:  # a bare member has no room for it: told on stderr
+            err.write(f"warning: {guessed.code}: {guessed.message}\n")
     answer = result.to_json()
     for key, value in own.to_json().items():
         answer.setdefault(key, value)  # the answer's own `host` (its content's) comes first
@@ -236,42 +242,28 @@ def _answer(own: Own, options: Options, out: TextIO, err: TextIO) -> int:
     if options.out is None:
         out.write(text)
         return EXIT_ANSWER
-    return _write_atomically(options.out, text, err)
+    from ...reference.core.userio import Refused, write_text
+
+    try:
+        write_text(options.out, text)  # atomic; a FIFO, device or folder is left alone
+    except Refused as refused:
+        err.write(f"error: --out {refused}\n")
+        return EXIT_USAGE
+    return EXIT_ANSWER
 
 
 def _render(answer: dict[str, Any], field: str | None) -> str | None:
-    """The answer as `count` prints it (orjson: already loaded by the count), or one member of
-    it bare; a string member is escaped like everything read from outside."""
-    import orjson
-
+    """The answer as `count` prints it (exact JSON; a file name that is not UTF-8 also as its
+    bytes, core/printable.py), or one member of it bare; a string member is escaped like
+    everything read from outside."""
+    from ...reference.core.printable import dumps
     from ...reference.sessions.own import shown
 
     if field is None:
-        return orjson.dumps(answer).decode() + "\n"
+        return dumps(answer) + "\n"
     if field not in answer:
         return None
     value = answer[field]
     if isinstance(value, str):
         return shown(value) + "\n"
-    return orjson.dumps(value).decode() + "\n"
-
-
-def _write_atomically(target: str, text: str, err: TextIO) -> int:
-    """A temporary file beside the target, then a rename: a prompt or status line reading the
-    file sees the old answer or the new one, never half of one."""
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(target))
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=".rebootspec-", dir=folder)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temporary, target)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError as error:
-        err.write(f"error: --out {target!r}: cannot write: {error.strerror or error}\n")
-        return EXIT_USAGE
-    return EXIT_ANSWER
+    return dumps(value) + "\n"

@@ -317,6 +317,12 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     if problem is not None:  # as `run` does: one line, no "divergence" for a typo
         err.write(f"error: {problem}\n")
         return EXIT_USAGE
+    if options.out.exists() and not options.out.is_dir():  # told now, not after the search
+        from ...reference.core.printable import printable
+
+        err.write(f"usage error: {parser.prog}: --out {printable(str(options.out))}: exists and ")
+        err.write("is not a folder (try --help)\n")
+        return EXIT_USAGE
     # The settings taken from CONFORMANCE_* join the reproduce line, so it repeats this run
     # in a shell where those variables are not set.
     repeat = [*argv, *given.from_environment(FUZZ_SETTINGS)]

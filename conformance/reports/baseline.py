@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ...reference.core.userio import Refused, shown, writable_target, write_text
 from ..runner.outcome import RUN_OUTCOMES, Gate
 from .report import load
 
@@ -35,16 +36,17 @@ def baseline(report: dict[str, Any]) -> str:
     # cannot list them (the corpus needs fixing), so they are named in a comment only.
     runners = [case for case in failing if case.get("outcome") not in RUN_OUTCOMES]
     for case in runners:
-        lines.append(f"# {case['id']}: {case.get('outcome')}, not listable: fix the corpus")
+        what = shown(f"{case['id']}: {case.get('outcome')}")
+        lines.append(f"# {what}, not listable: fix the corpus")
     if runners:
         lines.append("")
     for case in failing:
         if case in runners:
             continue
         lines += [
-            f"[{case['id']}]",
-            f"# {case.get('title', '')}",
-            f"# {case.get('detail', '')}".rstrip(),
+            f"[{_key(str(case['id']))}]",
+            f"# {shown(str(case.get('title', '')))}",  # one comment line, whatever it holds
+            f"# {shown(str(case.get('detail', '')))}".rstrip(),
             f"reason = {json.dumps(TODO)}",
             f"outcome = {json.dumps(case.get('outcome', 'fail'))}",
             "",
@@ -52,14 +54,32 @@ def baseline(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _key(case_id: str) -> str:
+    """A TOML table name: the id bare when it is a bare key (every corpus id), else quoted, so
+    an id from an edited report cannot break the file's structure."""
+    bare = case_id and all(c.isascii() and (c.isalnum() or c in "-_") for c in case_id)
+    return case_id if bare else json.dumps(case_id)
+
+
 def write_baseline(report_path: Path, out: Path | None) -> str:
     """The baseline of the report at `report_path`, also written to `out` when given.
 
-    Raises ValueError (not a report) or OSError / FileExistsError, each with a one-line reason.
+    Raises ValueError (not a report, or `out` cannot be written: a FIFO, a device) or
+    FileExistsError (`out` exists), with a one-line reason; `out` is written atomically and
+    never replaced.
     """
-    if out is not None and out.exists():
-        raise FileExistsError(f"{out}: exists; a baseline never overwrites a reviewed file")
+    if out is not None:
+        try:
+            writable_target(out)
+        except Refused as refused:
+            raise ValueError(str(refused)) from None
+        if out.exists():
+            where = shown(str(out))
+            raise FileExistsError(f"{where}: exists; a baseline never overwrites a reviewed file")
     text = baseline(load(report_path))
     if out is not None:
-        out.write_text(text, encoding="utf-8")
+        try:
+            write_text(out, text, exclusive=True)
+        except Refused as refused:
+            raise ValueError(str(refused)) from None
     return text

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ...reference.core.errors import os_reason
+from ...reference.core.userio import (
+    Refused,
+    read_json,
+    shown,
+    writable_target,
+    write_bytes,
+    write_text,
+)
 from ..runner.corpus import known_tags, spec_version
 from ..runner.outcome import GATE_FAILURES, PROTOCOL_VERSION, Gate, Outcome
 from ..versions import suite_version
@@ -196,6 +203,10 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
+        # Every value a template prints goes through `clean` (ERR-10): autoescape makes HTML
+        # inert but keeps ESC, so a case title or a candidate's stderr with an escape sequence
+        # would reach whoever `cat`s the page or opens it in a terminal browser.
+        finalize=_finalize,
     )
     env.filters["answer"] = show_answer
     env.filters["informative"] = show_informative
@@ -210,6 +221,18 @@ def _environment() -> jinja2.Environment:
     env.filters["breakable"] = breakable
     env.globals["used_columns"] = used_columns
     return env
+
+
+def _finalize(value: Any) -> Any:
+    """`clean` of a printed value; markup a filter made stays markup (control characters are
+    no HTML, so escaping them cannot open a tag)."""
+    from markupsafe import Markup
+
+    if isinstance(value, Markup):
+        return Markup(clean(value))
+    if isinstance(value, str):
+        return clean(value)
+    return value
 
 
 def used_columns(table: dict[str, dict[str, int]]) -> list[str]:
@@ -355,13 +378,20 @@ def failing(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in report["cases"] if c["gate"] in (Gate.FAIL, Gate.XFAIL, Gate.XPASS)]
 
 
+REPORT_FILES = ("report.json", "report.md", "report.html")
+
+
 def write(report: dict[str, Any], folder: Path) -> list[Path]:
-    """Write report.json, report.md and report.html into `folder`; returns their paths."""
+    """Write report.json, report.md and report.html into `folder`; returns their paths.
+    Each is written atomically; a FIFO, device, folder or symlink under one of those names is
+    refused (`Refused`) before any is written (userio.py)."""
     folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / "report.json", folder / "report.md", folder / "report.html"]
-    paths[0].write_bytes(orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n")
-    paths[1].write_text(render(report, "report.md.j2"), encoding="utf-8")
-    paths[2].write_text(render(report, "report.html.j2"), encoding="utf-8")
+    paths = [folder / name for name in REPORT_FILES]
+    for path in paths:  # every target checked before the first is written (userio.py)
+        writable_target(path)
+    write_bytes(paths[0], orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n")
+    write_text(paths[1], render(report, "report.md.j2"))
+    write_text(paths[2], render(report, "report.html.j2"))
     return paths
 
 
@@ -373,15 +403,13 @@ def load(path: Path) -> dict[str, Any]:
     not a report, or a case with an unknown outcome or gate, is refused before any use.
     Header members added by later formats may be missing; a newer format is refused.
     """
-    try:
-        data = orjson.loads(path.read_bytes())
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read: {os_reason(error)}") from None
-    except orjson.JSONDecodeError as error:
-        raise ValueError(f"{path}: not JSON: {error}") from None
+    try:  # a regular file of at most LIMITS["report"] bytes: /dev/zero or a FIFO is one line
+        data = read_json(path, "report")
+    except Refused as refused:
+        raise ValueError(str(refused)) from None
     problem = report_problem(data)
     if problem:
-        raise ValueError(f"{path}: not a conformance report: {problem}")
+        raise ValueError(f"{shown(str(path))}: not a conformance report: {shown(problem)}")
     return data  # type: ignore[no-any-return]
 
 

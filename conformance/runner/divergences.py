@@ -8,11 +8,10 @@ run, so the list shrinks as the candidate is fixed and never hides a new regress
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...reference.core.errors import os_reason
+from ...reference.core.userio import Refused, read_toml, shown
 from .outcome import RUN_OUTCOMES
 
 
@@ -28,26 +27,27 @@ class Divergence:
 
 def load_divergences(path: Path, case_ids: set[str]) -> dict[str, Divergence]:
     """Read and check the file against the corpus IDs."""
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as error:
-        raise DivergenceError(f"{path}: cannot read: {os_reason(error)}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise DivergenceError(f"{path}: not TOML: {error}") from None
+    try:  # a regular file, bounded (userio.py): a FIFO or /dev/zero is one line, not a hang
+        data = read_toml(path, "known-divergences")
+    except Refused as refused:
+        raise DivergenceError(str(refused)) from None
+    path = Path(shown(str(path)))  # every message below names it escaped
     entries: dict[str, Divergence] = {}
     for case_id, entry in data.items():
         if not isinstance(entry, dict) or not isinstance(entry.get("reason"), str):
-            raise DivergenceError(f'{path}: [{case_id}] needs reason = "..."')
+            raise DivergenceError(f'{path}: [{shown(case_id)}] needs reason = "..."')
         if entry["reason"].strip().upper().startswith("TODO") or not entry["reason"].strip():
-            raise DivergenceError(f"{path}: [{case_id}] has no reason yet (a person writes it)")
+            raise DivergenceError(
+                f"{path}: [{shown(case_id)}] has no reason yet (a person writes it)"
+            )
         outcome = entry.get("outcome")
         if outcome is not None and (outcome not in RUN_OUTCOMES or outcome == "pass"):
             raise DivergenceError(
-                f"{path}: [{case_id}] outcome {outcome!r} is not a failure outcome"
+                f"{path}: [{shown(case_id)}] outcome {shown(repr(outcome))} is not a failure "
+                "outcome"
             )
         entries[case_id] = Divergence(entry["reason"], outcome)
     unknown = sorted(set(entries) - case_ids)
     if unknown:
-        raise DivergenceError(f"{path}: unknown case IDs: {', '.join(unknown)}")
+        raise DivergenceError(f"{path}: unknown case IDs: {shown(', '.join(unknown))}")
     return entries

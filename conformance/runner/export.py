@@ -16,6 +16,9 @@ from typing import Any
 
 import orjson
 
+from ...reference.core.errors import os_reason
+from ...reference.core.printable import printable
+from ...reference.core.userio import Refused, write_bytes
 from ..versions import suite_version
 from .corpus import Case, spec_version
 
@@ -74,7 +77,7 @@ def manifest(cases: list[Case], inputs: dict[str, str]) -> dict[str, Any]:
 def export(cases: list[Case], folder: Path) -> Path:
     """Write the cases and the manifest into `folder` (new or empty); returns the manifest."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise ExportError(f"{folder}: exists and is not an empty folder")
+        raise ExportError(f"{printable(str(folder))}: exists and is not an empty folder")
     inputs: dict[str, str] = {}
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -89,7 +92,9 @@ def export(cases: list[Case], folder: Path) -> Path:
                 where = target / case.input_root.name / case.input.relative_to(case.input_root)
             inputs[case.id] = where.relative_to(folder).as_posix()
         path = folder / MANIFEST
-        path.write_bytes(orjson.dumps(manifest(cases, inputs), option=orjson.OPT_INDENT_2))
+        write_bytes(path, orjson.dumps(manifest(cases, inputs), option=orjson.OPT_INDENT_2))
+    except Refused as refused:
+        raise ExportError(str(refused)) from None
     except OSError as error:
-        raise ExportError(f"{folder}: cannot write: {error.strerror or error}") from None
+        raise ExportError(f"{printable(str(folder))}: cannot write: {os_reason(error)}") from None
     return path

@@ -10,11 +10,11 @@ the cases 2.0 changed) and `seed-rubric-2026-02` are bundled in `profiles/`.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ...reference.core.userio import Refused, read_toml, shown
 from .. import PACKAGE_DIR
 from .corpus import Case
 
@@ -60,14 +60,15 @@ def load_profile(spec: str | None, tags: list[str]) -> Profile:
     """A bundled profile by name or a TOML file by path; its tags must be in `tags` (if given)."""
     spec = spec or DEFAULT_PROFILE
     path = BUNDLED / f"{spec}.toml" if spec in bundled_names() else Path(spec)
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except OSError:
+    if not path.exists() and not path.is_symlink():
         names = ", ".join(bundled_names())
-        raise ProfileError(f"profile {spec!r}: no such file or bundled profile ({names})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ProfileError(f"{path}: not TOML: {error}") from None
+        shown_spec = shown(repr(spec))
+        raise ProfileError(f"profile {shown_spec}: no such file or bundled profile ({names})")
+    try:  # a regular file, bounded (userio.py): a FIFO or /dev/zero is one line, not a hang
+        data = read_toml(path, "profile")
+    except Refused as refused:
+        raise ProfileError(str(refused)) from None
+    path = Path(shown(str(path)))  # every message below names it escaped
     unclaimed = data.get("unclaimed", [])
     if not isinstance(unclaimed, list) or not all(isinstance(t, str) for t in unclaimed):
         raise ProfileError(f"{path}: `unclaimed` must be a list of tags")

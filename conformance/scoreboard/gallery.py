@@ -36,7 +36,9 @@ _TAG = re.compile(r"`([a-z0-9-]+)`")
 @cache
 def _section(start: str) -> str:
     try:
-        text = (ROOT / "spec" / "SPEC.md").read_text("utf-8")
+        from .. import SPEC_DIR  # the installed spec too, not only a checkout's
+
+        text = (SPEC_DIR / "SPEC.md").read_text("utf-8")
         return text[text.index(start) :]
     except (OSError, ValueError):
         return ""

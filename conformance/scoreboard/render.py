@@ -151,9 +151,11 @@ _SECTION = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
 
 def rewrite_readme(readme: Path, table: str) -> bool:
     """Put `table` between the README's peers markers; False when the markers are missing."""
-    text = readme.read_text("utf-8")
+    from ...reference.core.userio import read_text, write_text
+
+    text = read_text(readme, "text")  # bounded, a regular file; written back atomically
     if not _SECTION.search(text):
         return False
     block = f"{BEGIN}\n{table.strip()}\n{END}"
-    readme.write_text(_SECTION.sub(lambda _: block, text, count=1), "utf-8")
+    write_text(readme, _SECTION.sub(lambda _: block, text, count=1))
     return True

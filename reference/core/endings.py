@@ -44,7 +44,14 @@ def _stop(signum: int, _frame: Any) -> None:
 
 def guarded(run: Callable[[], int], err: TextIO | None = None) -> int:
     """`run()`'s exit code; on Ctrl-C `error: interrupted` and 130, on SIGTERM or SIGHUP one
-    line and 128 + the signal, in every case after the `with` blocks on the way have closed."""
+    line and 128 + the signal, in every case after the `with` blocks on the way have closed.
+
+    The standard streams are guarded too (userio.py): a closed descriptor is reopened on
+    /dev/null first; a reader that left (BrokenPipeError) ends the run quietly with 141, and a
+    closed stdout with one line and 2, never a traceback."""
+    from . import userio
+
+    userio.prepare_streams()
     err = err or sys.stderr
     previous: dict[int, Any] = {}
     if threading.current_thread() is threading.main_thread():
@@ -53,7 +60,13 @@ def guarded(run: Callable[[], int], err: TextIO | None = None) -> int:
             if number is not None:
                 previous[number] = signal.signal(number, _stop)
     try:
-        return run()
+        code = run()
+        userio.flush_output()
+        return code
+    except BrokenPipeError:
+        return userio.ended_by_pipe()
+    except userio.StreamClosed as closed:
+        return userio.closed_output(closed)
     except KeyboardInterrupt:
         err.write("error: interrupted\n")
         return EXIT_INTERRUPTED

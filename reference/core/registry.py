@@ -154,6 +154,8 @@ def detect(path: str | os.PathLike[str]) -> Host:
     body = head[len(BOM) :] if head.startswith(BOM) else head
     first = body[len(body) - len(body.lstrip(b"\n")) :]
     if b"\n" not in first and len(head) == PEEK:  # the first line runs past the prefix
+        if not first.lstrip(b" \t\r").startswith(b"{"):
+            return fallback()  # no object can start there: never read a whole 1 GiB line
         if _vscode_entry(first):
             return first_row({"kind": 0})  # a VS Code entry (see the module's docstring)
         with open_log(path) as stream:  # another shape: read the first line to its end,

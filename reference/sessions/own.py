@@ -36,15 +36,17 @@ class Refusal(Exception):
         self.nothing = nothing  # no host named any session: the only case `--guess` takes
 
     def lines(self) -> list[str]:
+        """The refusal as printed: names and values quoted raw above, escaped here once."""
         return [f"error: {shown(self.reason)}\n", *(f"  {shown(row)}\n" for row in self.advice)]
 
 
 def shown(text: str) -> str:
     """`text` with what a terminal would act on escaped: a variable's value or a file name can
-    hold control characters, and nothing read from outside reaches the terminal raw."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    hold control characters, and nothing read from outside reaches the terminal raw (the one
+    escaping of every command, core/printable.py)."""
+    from ..core.printable import printable
+
+    return printable(text)
 
 
 class Own:
@@ -129,7 +131,14 @@ def _from_file(host: Any, path: str, source: str, env: Mapping[str, str]) -> Own
     """A variable that names the session file itself (pi's PI_SESSION_FILE)."""
     if not os.path.isfile(path):
         raise Refusal(
-            f"whoami: {source[4:]} names no file: {path!r}", [f"{host.key}: {host.identity.how}"]
+            f"whoami: {source[4:]} names no file: '{path}'", [f"{host.key}: {host.identity.how}"]
+        )
+    found = _detected(path)
+    if found is not None and found.key != host.key:  # a file of another host is not this one's
+        what = "a file that is" if found.fallback else f"a file of {found.name},"
+        raise Refusal(
+            f"whoami: {source[4:]} names {what} not a session of {host.name}: '{path}'",
+            [f"{host.key}: {host.identity.how}"],
         )
     given = [env.get(name, "") for name, kind in host.identity.variables if kind != FILE]
     ident = next((value.strip() for value in given if value.strip()), "")
@@ -141,6 +150,18 @@ def _from_file(host: Any, path: str, source: str, env: Mapping[str, str]) -> Own
     return Own(host.key, ident, os.path.abspath(path), source)
 
 
+def _detected(path: str) -> Any:
+    """The host whose file `path` is by its content (HST-2), or None when no host claims it
+    (the count then says why, as `count` would)."""
+    from ..core.errors import Rejection
+    from ..core.registry import detect
+
+    try:
+        return detect(path)
+    except (Rejection, OSError):
+        return None
+
+
 def _by_id(
     ident: str, source: str, keys: tuple[str, ...] | None, env: Mapping[str, str], how: str
 ) -> Own:
@@ -148,8 +169,10 @@ def _by_id(
     from .finder import lookup, scan
     from .stores import roots
 
+    who = source.partition(":")[0]  # "env" for whoami's variables, "hook" for a hook's JSON
+    who = "hook" if who == "hook" else "whoami"
     if any(sep in ident for sep in "/\\") or ident.startswith("."):
-        raise Refusal(f"whoami: {source[source.find(':') + 1 :]} is not a session id", [how])
+        raise Refusal(f"{who}: {source[source.find(':') + 1 :]} is not a session id", [how])
     walked = scan(roots(keys, env))
     matches = [item for item in lookup(ident, walked.found) if item.id.lower() == ident.lower()]
     label = source.partition(":")[2]
@@ -158,7 +181,7 @@ def _by_id(
         return Own(item.host, item.id, item.path, source, item.id if item.within else None)
     if matches:
         raise Refusal(
-            f"whoami: {label} {ident!r}: {len(matches)} session files have this id",
+            f"{who}: {label} '{ident}': {len(matches)} session files have this id",
             [f"{item.host}  {item.path}" for item in matches],
         )
     folders = ", ".join(root.path for root, _ in walked.looked) or "no store"
@@ -166,7 +189,7 @@ def _by_id(
 
     moved = ", ".join(v for key in keys or () for v in get(key).store_variables)
     hint = f"if the host's store is elsewhere, set {moved}" if moved else how
-    raise Refusal(f"whoami: {label} {ident!r}: no session with this id in {folders}", [hint])
+    raise Refusal(f"{who}: {label} '{ident}': no session with this id in {folders}", [hint])
 
 
 def from_hook(payload: Any, env: Mapping[str, str]) -> Own:
@@ -193,17 +216,18 @@ def _transcript(path: str, sid: str) -> Own | None:
     """The hook's transcript when its host says its hooks name its own session file (VS Code
     Copilot's hooks name a transcript of Copilot's own, never counted) and the file's name
     carries the session id (Claude Code named a wrong transcript after a resume before 2.1.72)."""
-    from ..core.errors import Rejection
-    from ..core.registry import detect
-
-    try:
-        host = detect(path)
-    except (Rejection, OSError):
+    host = _detected(path)
+    if host is None:
         return None
     name = os.path.basename(path).lower()
     if not host.identity.hook_transcript or (sid and sid[:8].lower() not in name):
         return None
-    return Own(host.key, sid or name, os.path.abspath(path), "hook:transcript_path")
+    if not sid:  # the id the file's name carries (the store table's rule), never the name
+        from .stores import session_id
+
+        named = session_id(os.path.basename(path))
+        sid = named[1] if named is not None else ""
+    return Own(host.key, sid, os.path.abspath(path), "hook:transcript_path")
 
 
 def _hook_advice() -> str:

@@ -88,3 +88,11 @@ def test_fuzz_help_says_it_draws_vs_code_sessions_only() -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert "random VS Code sessions" in " ".join(done.stdout.split())
+
+
+def test_the_readme_states_the_corpus_size_once() -> None:
+    """The size now is written in one place (the folder table); every other number of cases in
+    the README is a dated measurement."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    now = [m for m in QUOTED.finditer(text) if int(m.group(1)) == corpus_size()]
+    assert len(now) == 1, [text[m.start() - 60 : m.end()] for m in now]

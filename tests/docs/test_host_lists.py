@@ -70,3 +70,32 @@ def test_every_host_has_its_package() -> None:
         row = tomllib.loads((ROOT / "spec" / "hosts.toml").read_text("utf-8"))[host.key]
         assert (ROOT / "reference" / "hosts" / row["module"] / "__init__.py").exists()
         assert re.fullmatch(r"[a-z_]+", row["module"])
+
+
+DOCS = ["README.md", "CONTRIBUTING.md", "conformance/README.md", "spec/SPEC.md", "spec/STORES.md"]
+HOST_LIST = re.compile(r"--host\s+`?((?:[a-z-]+\|)+[a-z-]+)")
+
+
+def test_every_host_list_of_an_option_in_the_docs_is_the_registry() -> None:
+    """`--host a|b|c` in a doc is the reference's `--host` (HST-3): every host, in the registry's
+    order (a generator's own `--host`, such as `big-host --host claude-code|gemini`, is not)."""
+    found = 0
+    for name in DOCS:
+        text = _flat((ROOT / name).read_text("utf-8"))
+        for match in HOST_LIST.finditer(text):
+            if "big-host" in text[max(0, match.start() - 40) : match.end()]:
+                continue
+            found += 1
+            assert tuple(match.group(1).split("|")) == registry.host_keys(), (name, match[0])
+    assert found >= 1
+
+
+def test_every_session_variable_is_in_the_readme_and_stores_md() -> None:
+    """WHO-1: the variables each host gives its shell tool (Host.identity) are the ones the
+    README's "For agents" and STORES.md's table name (issue 43: COPILOT_AGENT_SESSION_ID)."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    stores = (ROOT / "spec" / "STORES.md").read_text("utf-8")
+    for host in registry.hosts():
+        for variable in host.identity.names():
+            assert f"`{variable}`" in readme, (host.key, variable)
+            assert f"`{variable}`" in stores, (host.key, variable)

@@ -217,3 +217,26 @@ def test_version_names_the_spec_and_the_corpus(installed: Installed, tmp_path: P
     checkout = installed.run(installed.python, "-c", digest, str(ROOT / "fixtures"), cwd=tmp_path)
     assert checkout.returncode == 0, checkout.stderr
     assert corpus[0].endswith(f"digest {checkout.stdout.strip()}"), (corpus[0], checkout.stdout)
+
+
+def subcommands() -> list[str]:
+    """The CLI's own table (conformance/cli.py COMMANDS), read from the checkout's source, so a
+    subcommand added there is installed and started here the day it is added."""
+    source = (ROOT / "conformance" / "cli.py").read_text("utf-8")
+    table = source[source.index("COMMANDS: dict[str, Command] = {") :]
+    table = table[: table.index("\n}\n")]
+    return re.findall(r'^    "([a-z-]+)": Command\(', table, re.M)
+
+
+def test_every_subcommand_starts_from_the_wheel(installed: Installed, tmp_path: Path) -> None:
+    """`rebootspec SUBCOMMAND --help` of every subcommand, from an empty folder: a module left
+    out of the wheel (issue 43: `peers`) is a ModuleNotFoundError here, not in a user's hands."""
+    names = subcommands()
+    assert len(names) >= 16 and "peers" in names, names
+    failed: list[str] = []
+    for name in names:
+        result = installed.run(installed.tool("rebootspec"), name, "--help", cwd=tmp_path)
+        if result.returncode != 0 or "Traceback" in result.stderr or "usage" not in result.stdout:
+            failed.append(f"{name}: exit {result.returncode}: {result.stderr[-600:]}")
+    assert not failed, "\n".join(failed)
+    assert not any(tmp_path.iterdir()), "a --help wrote into the folder it ran in"
