@@ -95,9 +95,15 @@ def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, sec
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     what = f"{len(written)} files" if len(written) > 1 else "1 file"
+    checked = (
+        "not checked for the same count (--no-check: run `rebootspec count` on both before "
+        "contributing); checked: none of the replaced strings left"
+        if args.no_check
+        else "checked: same count, none of the replaced strings left"
+    )
     print(
-        f"wrote {target}: {what}, {run_.replacer.names.replaced} strings replaced, "
-        f"{run_.replacer.kept} kept; checked: same count, none of the replaced strings left"
+        f"wrote {written[0]}: {what}, {run_.replacer.names.replaced} strings replaced, "
+        f"{run_.replacer.kept} kept; {checked}"
     )
     if new_session is not None:
         print(f"session: {new_session}   (count it: rebootspec count {target} {new_session})")
@@ -113,13 +119,20 @@ def _oserror(problem: Exception, source: Path) -> str:
 
 
 def _session(args: argparse.Namespace, source: Path) -> str:
-    """The asked session of a store: `--session`, or the only one (OPC-11)."""
-    if args.session is not None:
-        return str(args.session)
+    """The asked session of a store: `--session`, or the only one (OPC-11); a session the
+    store does not hold is E-SESSION (ERR-15), as `count STORE ID` says, and nothing is
+    written (a store with no session in it is no case)."""
     try:
         ids = opencode.session_ids(source)
     except (opencode.StoreProblem, OSError) as problem:
         raise Refusal(_oserror(problem, source)) from None
+    if args.session is not None:
+        if str(args.session) not in ids:
+            raise Refusal(
+                f"{source}: E-SESSION: no session {args.session!r} in the store "
+                f"({len(ids)} sessions); nothing was written"
+            )
+        return str(args.session)
     if len(ids) == 1:
         return ids[0]
     raise Refusal(f"{source}: the store holds {len(ids)} sessions: name one with --session ID", 2)
