@@ -230,8 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "output",
         type=Path,
-        help="where to write it (same extension; a chain's earlier files go beside it; a new "
-        "database or folder for opencode)",
+        help="where to write it (same extension; a new database or folder for opencode; for "
+        "a chat-loop file a folder, or a name whose folder is taken: each file of the chain is "
+        "named by its new session id, as the host names it)",
     )
     parser.add_argument("--session", help="opencode: the session of the store to take")
     parser.add_argument(

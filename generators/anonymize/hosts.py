@@ -77,12 +77,14 @@ def run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, secr
 def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, secret: bytes) -> int:
     source: Path = args.input
     target: Path = args.output
+    fmt = str(data["format"])
+    run_ = Run(data, secret)
+    if fmt == "markdown":  # BCL-1: a chat-loop file is named by its session id, the new one
+        target = _chain_place(source, target, run_)
     if target.exists() or target.is_symlink():  # --force is VS Code's rewriter's alone
         raise Refusal(f"{target}: exists (choose a new name; nothing is written over a file)", 2)
-    fmt = str(data["format"])
     session = _session(args, source) if fmt == "opencode" else None
     _check_output_name(fmt, source, target)
-    run_ = Run(data, secret)
     staging = Path(
         tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
     )
@@ -136,6 +138,17 @@ def _session(args: argparse.Namespace, source: Path) -> str:
     if len(ids) == 1:
         return ids[0]
     raise Refusal(f"{source}: the store holds {len(ids)} sessions: name one with --session ID", 2)
+
+
+def _chain_place(source: Path, target: Path, run_: Run) -> Path:
+    """Where a chat-loop file goes: into OUT when OUT is a folder, else beside OUT, and always
+    under the name its new session id gives it (BCL-1, BCL-4: a session is `<id>.md`, and the
+    id in its text is replaced). Its earlier files get theirs the same way, so the chain still
+    walks, and the old id, which is a replaced string, is in no file name."""
+    folder = target if target.is_dir() and not target.is_symlink() else target.parent
+    if folder is target.parent and target.suffix != ".md":
+        raise Refusal(f"{target}: must end in .md like the input, or be a folder", 2)
+    return folder / run_.replacer.component(source.name)
 
 
 def _check_output_name(fmt: str, source: Path, target: Path) -> None:
