@@ -330,9 +330,9 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
         sys.stderr.write(f"error: the reference failed on {args.session}: {failure!r}\n")
         return EXIT_REFUSED
     host = answer.get("host")
-    problem = era_problem(args.era, host if isinstance(host, str) else casefile.DEFAULT_HOST)
-    if problem is not None:
-        sys.stderr.write(f"error: {problem}\n")
+    wrong_era = era_problem(args.era, host if isinstance(host, str) else casefile.DEFAULT_HOST)
+    if wrong_era is not None:
+        sys.stderr.write(f"error: {wrong_era}\n")
         return EXIT_USAGE
     if isinstance(host, str) and host != "vscode":  # HST-1: a case of another host names it
         table = with_host(table, host)
