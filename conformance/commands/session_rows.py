@@ -51,6 +51,7 @@ def count_row(item: Found) -> Row:
         _fill(row, item.path, item.id)
     except Rejection as rejection:  # ERR-10: the code, and where
         _warn(row, rejection.code, f"line {rejection.line}: {rejection.reason}")
+        row["sources"] = list(rejection.sources)  # a chain's files it was read from
     except FileNotFoundError:  # listed, then gone: deleted or moved (archived) meanwhile
         _warn(row, E_READ, "the file vanished while the scan ran")
     except OSError as error:
@@ -67,6 +68,11 @@ def cache_key(item: Found) -> str:
     return "\0".join((item.host, item.store, item.path, "" if item.within else item.id))
 
 
+# What a row carries for the listing's cache only, never shown: its key, and the other files its
+# answer was read from (a chat-loop chain's earlier files, `Answer.sources`).
+PRIVATE = ("cache_key", "sources")
+
+
 def _blank(item: Found) -> Row:
     return {
         "cache_key": cache_key(item),
@@ -79,13 +85,14 @@ def _blank(item: Found) -> Row:
         "file": item.path,
         "size": None,
         "store": item.store,
+        "sources": [],
     }
 
 
 def _fill(row: Row, path: str, session: str) -> None:
     before = _stamp(path, row)
     for _ in range(READS):
-        host, reboots, title, notices = _read(path, before[0], session)
+        host, reboots, title, notices, sources = _read(path, before[0], session)
         after = _stamp(path, row)
         if after == before:
             break
@@ -96,6 +103,7 @@ def _fill(row: Row, path: str, session: str) -> None:
     row["id"] = get(host).session_ids(path, session)[0]  # a Gemini CLI chat's whole id
     row["reboots"] = reboots
     row["title"] = _shorten(title, TITLE_CHARS)
+    row["sources"] = sources
     for notice in notices:
         _warn(row, notice.code, notice.message)
 
@@ -107,13 +115,13 @@ def _stamp(path: str, row: Row) -> tuple[int, int]:
     return info.st_size, info.st_mtime_ns
 
 
-def _read(path: str, size: int, session: str) -> tuple[str, int, str, list[Notice]]:
-    """(host, reboots, title, warnings) of one file, by the host the registry detects and its
-    own count (the same call `count` makes); a store is counted for the session `session` of
-    it (OPC-11)."""
+def _read(path: str, size: int, session: str) -> tuple[str, int, str, list[Notice], list[str]]:
+    """(host, reboots, title, warnings, the other files read) of one file, by the host the
+    registry detects and its own count (the same call `count` makes); a store is counted for
+    the session `session` of it (OPC-11)."""
     host = detect(path)
     answer = host.count(path, session=session, with_title=True)
-    return host.key, answer.reboots, answer.title, list(answer.notices)
+    return host.key, answer.reboots, answer.title, list(answer.notices), list(answer.sources)
 
 
 def count_store(path: str, host_key: str, store: str) -> list[Row]:

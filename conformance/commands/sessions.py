@@ -27,7 +27,7 @@ from ...reference.cli import host_choices, host_names, store_variables
 from ...reference.core.printable import dumps, printable
 from ...reference.sessions.finder import Found, Problem, Scan, scan
 from ...reference.sessions.stores import roots
-from .session_rows import E_INTERNAL, Row, cache_key, count_batch
+from .session_rows import E_INTERNAL, PRIVATE, Row, cache_key, count_batch
 from .usage import UsageParser
 
 SERIAL_BELOW = 24  # fewer files than this are counted in this process: a pool costs more
@@ -153,7 +153,7 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     if args.no_cache:
         rows = count_all(items, args.jobs, progress=err if err.isatty() else None)
     else:
-        rows = count_cached(items, args.jobs, progress=err if err.isatty() else None)
+        rows = count_cached(items, args.jobs, progress=err if err.isatty() else None, err=err)
     seconds = time.perf_counter() - started
     rows = [r for r in rows if hosts is None or r["host"] in hosts]
     if args.since is not None:
@@ -252,12 +252,19 @@ def count_all(items: Sequence[Found], jobs: int, progress: TextIO | None = None)
     return rows
 
 
-def count_cached(items: Sequence[Found], jobs: int, progress: TextIO | None = None) -> list[Row]:
-    """`count_all`, less the files whose rows the cache holds for their present size and time
-    (sessions_cache.py); the new rows are kept for the next listing."""
+def count_cached(
+    items: Sequence[Found],
+    jobs: int,
+    progress: TextIO | None = None,
+    err: TextIO | None = None,
+) -> list[Row]:
+    """`count_all`, less the files whose rows the cache holds for their present identity
+    (sessions_cache.py); the new rows are kept for the next listing. `err` gets the one line
+    that says why a cache folder is not used."""
     from .sessions_cache import Cache, cache_dir, version_key
 
-    cache = Cache(cache_dir(), version_key())
+    warn = err or sys.stderr
+    cache = Cache(cache_dir(), version_key(), warn=lambda line: warn.write(line + "\n"))
     groups: dict[str, list[Found]] = {}  # a store's sessions share one entry: its file's
     for item in items:
         groups.setdefault(cache_key(item), []).append(item)
@@ -275,7 +282,8 @@ def count_cached(items: Sequence[Found], jobs: int, progress: TextIO | None = No
         fresh.setdefault(str(row.get("cache_key")), []).append(row)
     for key, kept in fresh.items():
         if key in groups:
-            cache.put(key, groups[key][0].path, [_public(r) for r in kept])
+            sources = sorted({str(path) for r in kept for path in r.get("sources") or ()})
+            cache.put(key, groups[key][0].path, [_public(r) for r in kept], sources)
     cache.forget_missing()
     cache.save()
     return rows + counted
@@ -333,8 +341,8 @@ def _problem_row(problem: Problem) -> Row:
 
 
 def _public(row: Row) -> Row:
-    """A row as it is shown: without the cache's key."""
-    return {name: value for name, value in row.items() if name != "cache_key"}
+    """A row as it is shown: without what only the cache uses (its key, a chain's files)."""
+    return {name: value for name, value in row.items() if name not in PRIVATE}
 
 
 def _json_row(row: Row) -> Row:

@@ -41,6 +41,52 @@ EXIT_USAGE = 2
 EXIT_CHANGED = 3
 BOM = b"\xef\xbb\xbf"
 CONTAINERS = (".jsonl", ".json")
+# The most a session file to anonymize may weigh (a store's database is read by SQLite, a
+# session at a time, and is not bounded here). A corpus case is a file people review and a
+# repository keeps: a longer session is cut first. The bound is checked before a byte is read,
+# so a huge or sparse file (1 GiB of NULs) is refused at once instead of rewritten for minutes.
+MAX_INPUT_BYTES = 256 * 2**20
+
+
+def input_problem(source: Path) -> str | None:
+    """Why IN cannot be read at all, told before anything else: missing, or not a regular file
+    or a folder (a FIFO would block, a device never ends), checked without opening it."""
+    import stat
+
+    try:
+        info = os.stat(source)
+    except FileNotFoundError:
+        return f"{source}: no such file" if not source.is_symlink() else f"{source}: a broken link"
+    except OSError as error:
+        return f"{source}: cannot read: {error.strerror or error}"
+    if stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode):
+        return None
+    return f"{source}: not a regular file (a FIFO, a socket or a device is never read)"
+
+
+def too_big(source: Path) -> str | None:
+    """IN is a file above MAX_INPUT_BYTES (see there), or None. A SQLite database (an
+    opencode store, by its header) is not bounded: only the asked session's rows are read."""
+    size = source.stat().st_size if source.is_file() else 0
+    if size <= MAX_INPUT_BYTES:
+        return None
+    with source.open("rb") as stream:
+        if stream.read(16) == b"SQLite format 3\x00":
+            return None
+    return (
+        f"{source}: {size:,} bytes, more than a corpus case may be ({MAX_INPUT_BYTES:,}); "
+        "cut the session first"
+    )
+
+
+def output_mode() -> int:
+    """The mode of every file anonymize writes, whichever host: what a shell's `>` gives (0666
+    less the umask, 0644 under the usual 022), as every other file rebootspec writes. The
+    output is meant to be committed and read by others; nothing private is left in it (the
+    check refuses any replaced string), and a user who wants private files sets umask 077."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def new_rewriter(secret: bytes) -> Rewriter:
@@ -117,6 +163,7 @@ def anonymize_path(source: Path, target: Path, secret: bytes, force: bool = Fals
     try:
         with source.open("rb") as reader, os.fdopen(handle, "wb") as writer:
             lines = anonymize_stream(reader, writer, source.suffix, rewriter)
+        os.chmod(partial, output_mode())  # mkstemp's is 0600: one mode for every host
         if force:
             os.replace(partial, target)
         else:
@@ -183,8 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "output",
         type=Path,
-        help="where to write it (same extension; a chain's earlier files go beside it; a new "
-        "database or folder for opencode)",
+        help="where to write it (same extension; a new database or folder for opencode; for "
+        "a chat-loop file a folder, or a name whose folder is taken: each file of the chain is "
+        "named by its new session id, as the host names it)",
     )
     parser.add_argument("--session", help="opencode: the session of the store to take")
     parser.add_argument(
@@ -245,7 +293,15 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
-    policy = hosts.policy(args.input) if hosts is not None and args.input.exists() else None
+    problem = input_problem(args.input)
+    if problem is not None:
+        sys.stderr.write(f"error: {problem}\n")
+        return EXIT_USAGE
+    problem = too_big(args.input)  # before a host is asked: detecting reads the first line
+    if problem is not None:
+        sys.stderr.write(f"error: {problem}\n")
+        return EXIT_USAGE
+    policy = hosts.policy(args.input) if hosts is not None else None
     if policy is not None and policy.get("format") != "vscode":
         assert hosts is not None
         return _other_host(args, policy, hosts)

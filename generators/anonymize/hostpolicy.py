@@ -78,6 +78,9 @@ class HostPolicy:
         self.marker_heads = tuple(sorted(heads, key=len, reverse=True))
         self.marker_tails = tuple(sorted(tails, key=len, reverse=True))
         self.answer_text: frozenset[str] = frozenset(data.get("answer_text", ()))
+        # Members whose whole value is a person's data, whatever names it holds inside (a
+        # tool's JSON input and result): every number in them is replaced (records.py).
+        self.data_members: frozenset[str] = frozenset(data.get("data", ()))
 
     def reserved(self) -> set[str]:
         """Strings a pseudonym must never become: the kept member names and enum values."""

@@ -77,12 +77,14 @@ def run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, secr
 def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, secret: bytes) -> int:
     source: Path = args.input
     target: Path = args.output
+    fmt = str(data["format"])
+    run_ = Run(data, secret)
+    if fmt == "markdown":  # BCL-1: a chat-loop file is named by its session id, the new one
+        target = _chain_place(source, target, run_)
     if target.exists() or target.is_symlink():  # --force is VS Code's rewriter's alone
         raise Refusal(f"{target}: exists (choose a new name; nothing is written over a file)", 2)
-    fmt = str(data["format"])
     session = _session(args, source) if fmt == "opencode" else None
     _check_output_name(fmt, source, target)
-    run_ = Run(data, secret)
     staging = Path(
         tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
     )
@@ -95,9 +97,15 @@ def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, sec
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     what = f"{len(written)} files" if len(written) > 1 else "1 file"
+    checked = (
+        "not checked for the same count (--no-check: run `rebootspec count` on both before "
+        "contributing); checked: none of the replaced strings left"
+        if args.no_check
+        else "checked: same count, none of the replaced strings left"
+    )
     print(
-        f"wrote {target}: {what}, {run_.replacer.names.replaced} strings replaced, "
-        f"{run_.replacer.kept} kept; checked: same count, none of the replaced strings left"
+        f"wrote {written[0]}: {what}, {run_.replacer.names.replaced} strings replaced, "
+        f"{run_.replacer.kept} kept; {checked}"
     )
     if new_session is not None:
         print(f"session: {new_session}   (count it: rebootspec count {target} {new_session})")
@@ -113,16 +121,34 @@ def _oserror(problem: Exception, source: Path) -> str:
 
 
 def _session(args: argparse.Namespace, source: Path) -> str:
-    """The asked session of a store: `--session`, or the only one (OPC-11)."""
-    if args.session is not None:
-        return str(args.session)
+    """The asked session of a store: `--session`, or the only one (OPC-11); a session the
+    store does not hold is E-SESSION (ERR-15), as `count STORE ID` says, and nothing is
+    written (a store with no session in it is no case)."""
     try:
         ids = opencode.session_ids(source)
     except (opencode.StoreProblem, OSError) as problem:
         raise Refusal(_oserror(problem, source)) from None
+    if args.session is not None:
+        if str(args.session) not in ids:
+            raise Refusal(
+                f"{source}: E-SESSION: no session {args.session!r} in the store "
+                f"({len(ids)} sessions); nothing was written"
+            )
+        return str(args.session)
     if len(ids) == 1:
         return ids[0]
     raise Refusal(f"{source}: the store holds {len(ids)} sessions: name one with --session ID", 2)
+
+
+def _chain_place(source: Path, target: Path, run_: Run) -> Path:
+    """Where a chat-loop file goes: into OUT when OUT is a folder, else beside OUT, and always
+    under the name its new session id gives it (BCL-1, BCL-4: a session is `<id>.md`, and the
+    id in its text is replaced). Its earlier files get theirs the same way, so the chain still
+    walks, and the old id, which is a replaced string, is in no file name."""
+    folder = target if target.is_dir() and not target.is_symlink() else target.parent
+    if folder is target.parent and target.suffix != ".md":
+        raise Refusal(f"{target}: must end in .md like the input, or be a folder", 2)
+    return folder / run_.replacer.component(source.name)
 
 
 def _check_output_name(fmt: str, source: Path, target: Path) -> None:

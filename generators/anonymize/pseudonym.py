@@ -23,6 +23,7 @@ _ALNUM = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ALNUM_TABLE = bytes(_ALNUM[b % len(_ALNUM)] for b in range(256))
 _UPPER_TABLE = bytes(_UPPER[b % len(_UPPER)] for b in range(256))
+_DIGIT_TABLE = bytes(b"0123456789"[b % 10] for b in range(256))
 REPLACEMENT = "\ufffd"
 # After this many collisions at one length the pseudonym grows by one character: a file can hold
 # more distinct one-character strings than there are one-character pseudonyms.
@@ -135,6 +136,31 @@ class Pseudonyms:
             REPLACEMENT if index < len(text) and text[index] == REPLACEMENT else letter
             for index, letter in enumerate(letters)
         )
+
+    def number(self, text: str) -> str:
+        """A JSON number's keyed pseudonym of the same shape: each digit replaced, sign, point
+        and exponent kept, so it is a JSON number of the same length (an integer part of two
+        digits or more never starts with 0; a lone 0 stays 0). Equal numbers stay equal."""
+        import re
+
+        runs = list(re.finditer(r"[0-9]+", text))
+        digits = self._stream(
+            b"n" + text.encode("ascii"), sum(len(m[0]) for m in runs), _DIGIT_TABLE
+        )
+        out: list[str] = []
+        position = used = 0
+        for index, run in enumerate(runs):
+            out.append(text[position : run.start()])
+            new = digits[used : used + len(run[0])]
+            used += len(run[0])
+            if index == 0 and run[0] == "0":
+                new = "0"
+            elif index == 0 and len(new) > 1 and new[0] == "0":
+                new = "1" + new[1:]
+            out.append(new)
+            position = run.end()
+        out.append(text[position:])
+        return "".join(out)
 
     def mask(self, text: str) -> str:
         """Capital letters for text that has no meaning to keep (garbage, broken strings).

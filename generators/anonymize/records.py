@@ -2,11 +2,13 @@
 and the `data` columns of opencode).
 
 The token-level rewrite of generators/anonymize/scan.py, unchanged for structure: whitespace,
-key order, numbers, escapes of kept strings, line ends, malformed pieces (masked the same way)
-all stay byte for byte. Only the judgement of a string differs from VS Code's: a member name is
-kept when the host's policy lists it, a value by its member's rule, an id by its shape
-(generators/anonymize/hostpolicy.py). A log is rewritten line by line (LF splits, as JSV-1 reads
-records), each line a JSON text of one or more values (glued records stay glued).
+key order, the numbers of the schema, escapes of kept strings, line ends, malformed pieces
+(masked the same way) all stay byte for byte; a number under a member that is not the schema's
+is a person's data and gets a pseudonym of the same shape (`_scalar`). The judgement of a
+string differs from VS Code's: a member name is kept when the host's policy lists it, a value by
+its member's rule, an id by its shape (generators/anonymize/hostpolicy.py). A log is rewritten
+line by line (LF splits, as JSV-1 reads records), each line a JSON text of one or more values
+(glued records stay glued).
 """
 
 from __future__ import annotations
@@ -54,6 +56,24 @@ class RecordRewriter(Rewriter):
             self.kept += 1
             return token
         return orjson.dumps(replaced)
+
+    def _scalar(self, token: bytes) -> bytes:
+        """A number is structure only under a member the host's policy keeps (a token count,
+        a line number, a flag of the schema) and outside the members whose whole value is a
+        person's data (`data`: a tool's input and output, whatever their inner names); any
+        other number is a person's data (a card number in a tool's JSON result, an amount, a
+        phone number): its digits get a keyed pseudonym of the same shape."""
+        if token in (b"true", b"false", b"null") or not self._stack:
+            return token
+        text = token.decode("ascii")
+        policy = self.replacer.policy
+        member = next((f.key for f in reversed(self._stack) if f.is_object), None)
+        inside_data = any(f.is_object and f.key in policy.data_members for f in self._stack)
+        if member is not None and member in policy.keys and not inside_data:
+            self.replacer.ledger.keep(text)
+            return token
+        self.replacer.ledger.replaced(text)
+        return self.replacer.names.number(text).encode("ascii")
 
 
 def rewrite_lines(lines: Iterable[bytes], target: BinaryIO, rewriter: RecordRewriter) -> int:

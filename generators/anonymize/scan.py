@@ -61,6 +61,12 @@ _BAD_BYTE = b"\xff"  # never valid in UTF-8: always exactly one U+FFFD
 _BAD_CHAR = "\udcff"  # _BAD_BYTE under surrogateescape
 
 
+# Garbage outside strings keeps its control characters and its bytes that are not UTF-8 (as
+# 0xFF): `_mask_bare` splits it at runs of them.
+_KEPT_RUNS = re.compile("([\x00-\x1f\udc80-\udcff]+)")
+_TO_BAD_CHAR = {code: _BAD_CHAR for code in range(0xDC80, 0xDD00)}
+
+
 def _undecodable(char: str) -> bool:
     """A byte that was not UTF-8 (decoded with surrogateescape)."""
     return "\udc80" <= char <= "\udcff"
@@ -164,11 +170,18 @@ class Rewriter:
                 if self._stack:
                     self._stack.pop()
                 out.append(token)
-            elif lead in b":, \t\r\n" or _SCALAR.fullmatch(token):
+            elif lead in b":, \t\r\n":
                 out.append(token)
+            elif _SCALAR.fullmatch(token):
+                out.append(self._scalar(token))
             else:
                 out.append(self._mask_bare(token))
         return b"".join(out)
+
+    def _scalar(self, token: bytes) -> bytes:
+        """A number, `true`, `false` or `null`: kept (VS Code's numbers are structure: `kind`,
+        `i`, time stamps; a record host's rewriter judges numbers by their member)."""
+        return token
 
     def _string(
         self, token: bytes, closed: bool, data: bytes, end: int, base: list[str] | None, log: bool
@@ -278,13 +291,19 @@ class Rewriter:
         feeds is as empty as before), bytes that are not UTF-8 become 0xFF."""
         self.masked += 1
         text = token.decode("utf-8", "surrogateescape")
-        content = "".join(char for char in text if ord(char) >= 0x20 and not _undecodable(char))
-        letters = iter(self.names.mask(content))
-        rebuilt = "".join(
-            _BAD_CHAR if _undecodable(char) else char if ord(char) < 0x20 else next(letters)
-            for char in text
-        )
-        return rebuilt.encode("utf-8", "surrogateescape")
+        # By runs, not characters (regular expressions and translate run in C): a run of NULs
+        # of a hundred megabytes costs a scan, not a Python step a character.
+        pieces = _KEPT_RUNS.split(text)  # content, kept run, content, kept run, ..., content
+        letters = self.names.mask("".join(pieces[0::2]))
+        out: list[str] = []
+        used = 0
+        for index, piece in enumerate(pieces):
+            if index % 2:
+                out.append(piece.translate(_TO_BAD_CHAR))
+            else:
+                out.append(letters[used : used + len(piece)])
+                used += len(piece)
+        return "".join(out).encode("utf-8", "surrogateescape")
 
 
 def _path_ends_in_key(line: bytes) -> bool:

@@ -74,7 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--title", required=True, help="what the case shows (no 'should')")
     parser.add_argument("--rules", required=True, help="comma-separated rule IDs, e.g. RPL-7,CNT-2")
     parser.add_argument("--tags", required=True, help="comma-separated tags from spec/tags.toml")
-    parser.add_argument("--era", required=True, help='an era id of spec/eras.toml, or "none"')
+    parser.add_argument(
+        "--era",
+        required=True,
+        help="an era of the file's host (spec/hosts.toml; VS Code's: spec/eras.toml), or \"none\"",
+    )
     expect = parser.add_mutually_exclusive_group(required=True)
     expect.add_argument("--expect-reboots", type=int, metavar="N", help="the count you expect")
     expect.add_argument("--expect-reject", metavar="E-CODE", help="the error code you expect")
@@ -158,13 +162,34 @@ def _problems(args: argparse.Namespace, rules: list[str], tags: list[str]) -> li
     ):
         if not _is_text(text):
             problems.append(f"{name}: not valid UTF-8 text")
-    era_ids = {era.id for era in eras()}
-    if args.era != "none" and args.era not in era_ids:
+    known = host_eras()
+    if args.era != "none" and not any(args.era in ids_ for ids_ in known.values()):
+        listed = "; ".join(f"{host}: {', '.join(ids_)}" for host, ids_ in known.items())
         problems.append(
-            f"era {args.era!r} is not in spec/eras.toml ({sorted(era_ids)} or none): "
-            "add the era row first (CONTRIBUTING.md)"
+            f"era {args.era!r} is no host's era ({listed}; or none): add the era first "
+            "(spec/hosts.toml, or spec/eras.toml for VS Code; CONTRIBUTING.md)"
         )
     return problems
+
+
+def host_eras() -> dict[str, list[str]]:
+    """HST-1: every host's eras, from the registry's table: VS Code's are the rows of
+    spec/eras.toml (ERA-1), every other host's the `eras` of its row of spec/hosts.toml."""
+    out: dict[str, list[str]] = {}
+    for host, row in casefile.host_table().items():
+        if host == casefile.DEFAULT_HOST:
+            out[host] = [era.id for era in eras()]
+        else:
+            out[host] = [str(era) for era in row.get("eras", [])]
+    return out
+
+
+def era_problem(era: str, host: str) -> str | None:
+    """The era given is not one of the host's (known once the reference has read the file)."""
+    own = host_eras().get(host)
+    if era == "none" or own is None or era in own:
+        return None
+    return f"era {era!r} is not one of {host}'s ({', '.join(own)}; or none)"
 
 
 def _is_text(text: str) -> bool:
@@ -305,6 +330,10 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
         sys.stderr.write(f"error: the reference failed on {args.session}: {failure!r}\n")
         return EXIT_REFUSED
     host = answer.get("host")
+    wrong_era = era_problem(args.era, host if isinstance(host, str) else casefile.DEFAULT_HOST)
+    if wrong_era is not None:
+        sys.stderr.write(f"error: {wrong_era}\n")
+        return EXIT_USAGE
     if isinstance(host, str) and host != "vscode":  # HST-1: a case of another host names it
         table = with_host(table, host)
         table["name"] = casefile.free_name(table, fixtures)  # its name starts with its host

@@ -30,6 +30,9 @@ class Answer(Plain):
     reboots: int
     notices: list[Notice]
     title: str = ""
+    # The other files this answer was read from (a chat-loop chain's earlier files, BCL-4): a
+    # cache of answers (`sessions`) must see a change to any of them, not only to the asked one.
+    sources: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object `count` prints (OUT-1, OUT-4)."""

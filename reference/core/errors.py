@@ -47,6 +47,10 @@ ERROR_CODES = (
 class Rejection(Exception):
     """The log is one the spec rejects (exit 1). `line` is 1-based; 0 means the whole file."""
 
+    # The other files the rejection was read from, as `Answer.sources` (a chain's files, the
+    # missing one included): a cached rejection stands only while none of them changes.
+    sources: tuple[str, ...] = ()
+
     def __init__(self, line: int, code: str, reason: str) -> None:
         super().__init__(f"{line}: {code}: {reason}")
         self.line = line

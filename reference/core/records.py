@@ -12,11 +12,11 @@ import os
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
     from typing import IO, Any
 
     from .answer import RecordCount
-    from .errors import Notice
+    from .errors import Notice, Rejection
 
     Reader = Callable[[Iterable[tuple[int, Any]]], RecordCount]
     FastStream = Callable[[IO[bytes], list[Notice]], RecordCount]
@@ -73,7 +73,8 @@ def count_file(
         from .fast import count_records_fast
 
         result = count_records_fast(path, fast())
-        if result is not None:
+        # A reboot is a record, so a count above 0 had one; a 0 is checked for one (JSV-3).
+        if result is not None and (result.reboots > 0 or _has_record(path)):
             return result
     from .files import open_log
     from .jsonvalues import iter_values
@@ -81,7 +82,7 @@ def count_file(
     notices: list[Notice] = []
     found: list[str] = []
     with open_log(path) as stream:
-        values = iter_values(stream, notices)
+        values = needs_record(iter_values(stream, notices), notices)
         if titles is not None:
             from .titles import watch
 
@@ -90,3 +91,53 @@ def count_file(
     result.notices[:0] = notices
     result.title = found[0] if found else ""
     return result
+
+
+def needs_record(
+    values: Iterator[tuple[int, Any]], notices: list[Notice]
+) -> Iterator[tuple[int, Any]]:
+    """JSV-3: the values of a log, unchanged, as long as one of them is a record (an object);
+    a log with none never gets a count, under a named host (HST-3) too.
+
+    The rejection is the one the log gets when no host is named (HST-2's last row hands it to
+    VS Code's rules): `E-EMPTY` when it holds no value at all (blank lines, a torn tail only),
+    else by its first value: `E-JSON` at its line when it does not parse, `E-ENTRY` when it is
+    not an object. Raised when the values run out, before the host's reader can answer (with a
+    count, or with a rejection of its own about a log it never saw a record of).
+    """
+    from .errors import E_EMPTY, E_ENTRY, Rejection
+
+    first: Rejection | None = None  # what the first value, in the file's order, makes it
+    for line, value in values:
+        if first is None:
+            first = _skipped(notices) or Rejection(line, E_ENTRY, "the line is not a JSON object")
+        if isinstance(value, dict):
+            yield line, value
+            yield from values  # a record was read: the rest as it comes
+            return
+        yield line, value
+    if first is None:
+        first = _skipped(notices) or Rejection(0, E_EMPTY, "the log has no entries")
+    raise first
+
+
+def _skipped(notices: list[Notice]) -> Rejection | None:
+    """E-JSON at the first line JSV-3 skipped, if any (a torn tail, JSV-2, is no value)."""
+    from .errors import E_JSON, Rejection
+    from .jsonvalues import W_SKIPPED
+
+    for notice in notices:
+        if notice.code == W_SKIPPED:
+            why = "not valid JSON, and no later line holds a record (JSV-3)"
+            return Rejection(notice.line or 1, E_JSON, why)
+    return None
+
+
+def _has_record(path: str | os.PathLike[str]) -> bool:
+    """Whether the log holds a record at all (read up to the first one: the first line of any
+    real log), by the readable path's own rules."""
+    from .files import open_log
+    from .jsonvalues import iter_values
+
+    with open_log(path) as stream:
+        return any(isinstance(value, dict) for _, value in iter_values(stream, []))

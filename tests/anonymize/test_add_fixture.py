@@ -209,9 +209,9 @@ def anonymized_chain(tmp_path: Path) -> Path:
 
     source = ROOT / "fixtures" / "2QKE" / "input" / "harvest_20261125_034841.md"
     (tmp_path / "chain").mkdir()
-    target = tmp_path / "chain" / "asked.md"
-    assert anonymize([str(source), str(target)]) == 0
-    return target
+    assert anonymize([str(source), str(tmp_path / "chain")]) == 0
+    (asked,) = (tmp_path / "chain").glob("*_034841.md")  # named by its new id, time kept
+    return asked
 
 
 def test_a_chat_loop_chain_becomes_a_markdown_case_with_its_files(tmp_path: Path) -> None:
@@ -227,7 +227,7 @@ def test_a_chat_loop_chain_becomes_a_markdown_case_with_its_files(tmp_path: Path
     assert (table["host"], table["container"], table["input"]) == (
         "basic-agent-chat-loop",
         "markdown",
-        "asked.md",
+        asked.name,
     )
     names = sorted(p.name for p in (case / "input").iterdir())
     assert names == sorted(p.name for p in asked.parent.iterdir())

@@ -89,6 +89,13 @@ STORE_PAIRS = [  # opencode's family: opencode's stores and Kilo's
 ]
 
 
+def written(stdout: str) -> Path:
+    """The file `anonymize` says it wrote (`wrote PATH: ...`): a chat-loop file is named by
+    its new session id, whatever OUT's own name (BCL-1)."""
+    (line,) = [row for row in stdout.splitlines() if row.startswith("wrote ")]
+    return Path(line.removeprefix("wrote ").split(": ")[0])
+
+
 def run(argv: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -143,11 +150,12 @@ def check_host_pair(pair: tuple[Any, str], secret: str) -> None:
             (name,) = case.made.files
             source = root / "in" / name
         target = root / "out" / f"anonymized{source.suffix}"
-        code, _, stderr = run([str(source), str(target)])
+        code, stdout, stderr = run([str(source), str(target)])
         if case.expect["outcome"] == "reject" and code != 0:
             assert not any((root / "out").iterdir())  # refused: nothing left behind
             return
         assert code == 0, stderr
+        target = written(stdout)
         assert answer(target) == case.expect
         nothing_holds(root / "out", secret)
 

@@ -191,9 +191,10 @@ def test_a_chat_loop_chain_keeps_its_links_and_times(tmp_path: Path) -> None:
     (tmp_path / "in").mkdir()
     (tmp_path / "out").mkdir()
     source = chain(tmp_path / "in")
-    target = tmp_path / "out" / "asked.md"
-    code, _, stderr = run([str(source), str(target)])
+    code, _, stderr = run([str(source), str(tmp_path / "out" / "asked.md")])
     assert code == 0, stderr
+    # Named by their new session ids, the time of the name kept (BCL-1): OUT's name is not.
+    (target,) = (tmp_path / "out").glob(f"*_{source.stem.split('_', 1)[1]}.md")
     (earlier,) = [p for p in (tmp_path / "out").iterdir() if p != target]
     assert earlier.name.endswith("_20260501_100000.md") and "Atlas" not in earlier.name
     text = target.read_text()

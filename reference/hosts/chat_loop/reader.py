@@ -171,21 +171,30 @@ def count_chat_loop(path: str | os.PathLike[str]) -> RecordCount:
     except NotASession as error:  # BCL-1, HST-4: a markdown file of no known host
         raise Rejection(0, E_HOST, f"not a basic-agent-chat-loop session: {error}") from None
     count = RecordCount(host=HOST, reboots=0, era=session.era, records=1)
+    tried: list[str] = []  # the earlier files of the chain, each as it is looked for
     try:
-        _walk(session, identity, folder, name, count)
+        _walk(session, identity, folder, name, count, tried)
     except Rejection as rejection:
-        if rejection.code != E_CHAIN:
-            raise
-        raise Rejection(session.anchor(), E_CHAIN, rejection.reason) from None
+        if rejection.code == E_CHAIN:
+            rejection = Rejection(session.anchor(), E_CHAIN, rejection.reason)
+        rejection.sources = tuple(tried)
+        raise rejection from None
     count.events.reverse()  # walked from the asked file back; told oldest first
     count.reboots = len(count.events)
+    count.sources = tuple(tried)
     return count
 
 
 def _walk(
-    session: Session, identity: tuple[int, int], folder: str, name: str, count: RecordCount
+    session: Session,
+    identity: tuple[int, int],
+    folder: str,
+    name: str,
+    count: RecordCount,
+    tried: list[str],
 ) -> None:
-    """BCL-4: one event per restored file, from the asked one up its chain (BCL-6, BCL-7)."""
+    """BCL-4: one event per restored file, from the asked one up its chain (BCL-6, BCL-7);
+    `tried` gets the path of each earlier file looked for (the answer's sources)."""
     seen = {identity}
     while True:
         line = restoration_line(session, name)
@@ -196,7 +205,7 @@ def _walk(
             raise Rejection(0, E_LIMIT, f"a chain of more than {MAX_CHAIN} sessions")
         count.events.append({"line": line, "file": name, "from": parent})
         child = identity
-        session, identity, name = _parent(folder, name, parent)
+        session, identity, name = _parent(folder, name, parent, tried)
         if identity == child:  # BCL-6 (5): two sessions of one second share an id and a file
             raise _chain(f"{name} names itself as its previous session (a cycle of one file)")
         if identity in seen:  # BCL-6 (5): a cycle
@@ -205,13 +214,18 @@ def _walk(
         count.records += 1
 
 
-def _parent(folder: str, child: str, parent: str) -> tuple[Session, tuple[int, int], str]:
+def _parent(
+    folder: str, child: str, parent: str, tried: list[str] | None = None
+) -> tuple[Session, tuple[int, int], str]:
     """BCL-4, BCL-6 (1-3): the session file `<parent>.md` beside the child, read."""
     if not plain_name(parent):
         raise _chain(f"{child} names {parent!r} as its parent, which is no file of its folder")
     name = f"{parent}.md"
+    path = os.path.join(folder, name)
+    if tried is not None:
+        tried.append(path)
     try:
-        data, identity = _read(os.path.join(folder, name))
+        data, identity = _read(path)
     except (OSError, Rejection) as error:
         why = "not in the folder" if isinstance(error, FileNotFoundError) else "not readable"
         raise _chain(f"{child} names {name} as its previous session, which is {why}") from None

@@ -73,4 +73,7 @@ SubagentStop UserPromptSubmit
     "ids": (UUID7, UUID, r"(?P<keep>acompact-)(?P<hex>[0-9a-f]+)"),
     "markers": (),
     "answer_text": (),
+    # A tool's input and its result are the tool's own JSON (an MCP server's `{"id": ...,
+    # "amount": ...}`): no count reads inside them, and their numbers are a person's data.
+    "data": ("input", "toolUseResult"),
 }
