@@ -8,7 +8,7 @@ input (CLN-1) -> the member (CLN-2) -> its line's primary records:
   the SDK's session folder (CLN-12): 0 without a compaction file, E-UNMEASURABLE with one
 -> eras (CLN-3) -> the count (RBT-1).
 A resumed task appends to the same files and copies nothing (CLN-9: no inherited record); a
-sub-agent's compaction writes nothing here (CLN-14); rejections are CLN-13's.
+sub-agent's compaction writes nothing here; rejections are CLN-13's.
 """
 
 from __future__ import annotations
