@@ -80,7 +80,9 @@ class SdkCompact:
     strategy: str = "agentic"
 
 
-Step = Turn | AutoCompact | Smol | Truncate | Resume | Restore | Condense | SlidingWindow | SdkCompact
+Step = (
+    Turn | AutoCompact | Smol | Truncate | Resume | Restore | Condense | SlidingWindow | SdkCompact
+)
 
 
 @dataclass(frozen=True)

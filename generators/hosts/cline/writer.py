@@ -22,8 +22,8 @@ from .plan import (
     KILO,
     AutoCompact,
     Condense,
-    Resume,
     Restore,
+    Resume,
     SdkCompact,
     SlidingWindow,
     Smol,
@@ -105,8 +105,14 @@ class Folder:
         self.api.append(message)
 
     def request(self, tokens: int = 12000) -> None:
-        info = {"request": "...", "tokensIn": tokens, "tokensOut": 180, "cacheWrites": 0,
-                "cacheReads": 0, "cost": 0.01}  # fmt: skip
+        info = {
+            "request": "...",
+            "tokensIn": tokens,
+            "tokensOut": 180,
+            "cacheWrites": 0,
+            "cacheReads": 0,
+            "cost": 0.01,
+        }
         extra = {"apiProtocol": "anthropic"} if self.roo else {}
         self.row("say", "api_req_started", json.dumps(info), **extra)
 
@@ -115,8 +121,14 @@ class Folder:
         self.calls += 1
         if self.plan.native and not self.roo:
             blocks: list[dict[str, Any]] = [{"type": "text", "text": lead or "Working on it."}]
-            blocks.append({"type": "tool_use", "id": f"toolu_{self.calls:04d}", "name": name,
-                           "input": dict(params)})  # fmt: skip
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_{self.calls:04d}",
+                    "name": name,
+                    "input": dict(params),
+                }
+            )
         else:
             inner = "".join(f"<{k}>{v}</{k}>" for k, v in params.items())
             blocks = [{"type": "text", "text": f"{lead}\n<{name}>\n{inner}\n</{name}>".strip()}]
@@ -126,8 +138,11 @@ class Folder:
         """The user message carrying a tool's result (ToolResultUtils.pushToolResult)."""
         body = f"[{name}] Result:\n{text}"
         if self.plan.native and not self.roo:
-            block: dict[str, Any] = {"type": "tool_result", "tool_use_id": f"toolu_{self.calls:04d}",
-                                     "content": body}  # fmt: skip
+            block: dict[str, Any] = {
+                "type": "tool_result",
+                "tool_use_id": f"toolu_{self.calls:04d}",
+                "content": body,
+            }
         else:
             block = {"type": "text", "text": body}
         self.message("user", [block, *(extra or [])])
@@ -139,9 +154,17 @@ def play(plan: TaskPlan) -> dict[str, bytes]:
         return _play_sdk(plan)
     folder = Folder(plan)
     folder.row("say", "text", plan.title)
-    folder.message("user", [{"type": "text", "text": f"<task>\n{plan.title}\n</task>"},
-                            {"type": "text", "text": "<environment_details>\n# Current Working "
-                             "Directory (/home/user/project)\n</environment_details>"}])  # fmt: skip
+    folder.message(
+        "user",
+        [
+            {"type": "text", "text": f"<task>\n{plan.title}\n</task>"},
+            {
+                "type": "text",
+                "text": "<environment_details>\n# Current Working "
+                "Directory (/home/user/project)\n</environment_details>",
+            },
+        ],
+    )
     folder.request()
     first = True
     for step in plan.steps:
@@ -178,12 +201,16 @@ def _turn(folder: Folder, step: Turn, first: bool) -> None:
         path = FILES[(folder.calls + n) % len(FILES)]
         folder.row("say", "text", f"Let me look at {path}.")
         folder.tool_call("read_file", {"path": path}, f"Let me look at {path}.")
-        tool = json.dumps({"tool": "readFile", "path": path, "content": f"/home/user/project/{path}"})
+        tool = json.dumps(
+            {"tool": "readFile", "path": path, "content": f"/home/user/project/{path}"}
+        )
         folder.row("ask" if folder.roo else "say", "tool", tool)
-        folder.result(f"read_file for '{path}'", f"1 | def parse(text):\n2 |     return text\n")
+        folder.result(f"read_file for '{path}'", "1 | def parse(text):\n2 |     return text\n")
         folder.request()
     folder.row("say", "text", "The parser now splits on CRLF as well.")
-    folder.message("assistant", [{"type": "text", "text": "The parser now splits on CRLF as well."}])
+    folder.message(
+        "assistant", [{"type": "text", "text": "The parser now splits on CRLF as well."}]
+    )
     if folder.plan.member == KILO and len(folder.snapshots) == 0:  # Kilo's checkpoint, its mark
         metadata = {"kiloCode": {"commitRange": {"from": "4b825dc6", "to": "9daeafb9"}}}
         folder.row("say", "checkpoint_saved", "9daeafb9", metadata=metadata)
@@ -194,8 +221,12 @@ def _auto_compact(folder: Folder, step: AutoCompact) -> None:
     """CLN-4: the summarize_task round; its result is written with the next request."""
     folder.message("user", [{"type": "text", "text": "Continue.\n\n" + SUMMARIZE_ASK}])
     for attempt in range(step.failures + (3 if step.gave_up else 0)):
-        info = {"attempt": attempt % 3 + 1, "maxAttempts": 3, "delaySeconds": 2,
-                "errorMessage": "500 Internal Server Error"}  # fmt: skip
+        info = {
+            "attempt": attempt % 3 + 1,
+            "maxAttempts": 3,
+            "delaySeconds": 2,
+            "errorMessage": "500 Internal Server Error",
+        }
         folder.row("say", "error_retry", json.dumps(info))
     folder.request(118000)
     if step.gave_up:  # every retry failed: no summary, the user is asked (RBT-1)
@@ -248,8 +279,10 @@ def _truncate(folder: Folder) -> None:
 def _resume(folder: Folder) -> None:
     """CLN-9: the task opened again: a resume ask, the resumption text appended."""
     folder.row("ask", "resume_task")
-    text = ("[TASK RESUMPTION] This task was interrupted 3 minutes ago. It may or may not be "
-            "complete, so please reassess the task context.")  # fmt: skip
+    text = (
+        "[TASK RESUMPTION] This task was interrupted 3 minutes ago. It may or may not be "
+        "complete, so please reassess the task context."
+    )
     if folder.api and folder.api[-1]["role"] == "user":
         folder.api[-1]["content"].append({"type": "text", "text": text})
     else:
@@ -287,16 +320,31 @@ def _condense(folder: Folder, step: Condense, before: bool = False) -> None:
     if era in ("R3", "KX2"):  # non-destructive: tag what the summary replaces, append it
         for message in folder.api[1:]:
             message.setdefault("condenseParent", condense_id)
-        folder.api.append({"role": "user", "content": [{"type": "text", "text": summary}],
-                           "ts": folder.clock, "isSummary": True, "condenseId": condense_id})  # fmt: skip
+        folder.api.append(
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": summary}],
+                "ts": folder.clock,
+                "isSummary": True,
+                "condenseId": condense_id,
+            }
+        )
     else:  # before 3.36: [first, summary, the last three kept]; only the latest summary survives
         kept = [m for m in folder.api[-3:] if not m.get("isSummary")]
-        summary_message = {"role": "assistant", "content": [{"type": "text", "text": summary}],
-                           "ts": folder.clock, "isSummary": True}  # fmt: skip
+        summary_message = {
+            "role": "assistant",
+            "content": [{"type": "text", "text": summary}],
+            "ts": folder.clock,
+            "isSummary": True,
+        }
         folder.api[:] = [folder.api[0], summary_message, *kept]
     if era not in ("R1", "KX0"):  # Roo 3.17 wrote no ui row
-        condense: dict[str, Any] = {"cost": 0.02, "prevContextTokens": 150000,
-                                    "newContextTokens": 9000, "summary": summary}  # fmt: skip
+        condense: dict[str, Any] = {
+            "cost": 0.02,
+            "prevContextTokens": 150000,
+            "newContextTokens": 9000,
+            "summary": summary,
+        }
         if era in ("R3", "KX2"):
             condense["condenseId"] = condense_id
         folder.row("say", "condense_context", None, partial=False, contextCondense=condense)
@@ -313,11 +361,26 @@ def _sliding_window(folder: Folder) -> None:
         if "truncationParent" not in message:
             message["truncationParent"] = truncation_id
             removed += 1
-    folder.api.append({"role": "user", "content": [{"type": "text", "text": "[Earlier messages "
-                       "were removed to fit the context window]"}], "ts": folder.clock,
-                       "isTruncationMarker": True, "truncationId": truncation_id})  # fmt: skip
-    truncation = {"truncationId": truncation_id, "messagesRemoved": removed,
-                  "prevContextTokens": 150000, "newContextTokens": 80000}  # fmt: skip
+    folder.api.append(
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "text",
+                    "text": "[Earlier messages were removed to fit the context window]",
+                }
+            ],
+            "ts": folder.clock,
+            "isTruncationMarker": True,
+            "truncationId": truncation_id,
+        }
+    )
+    truncation = {
+        "truncationId": truncation_id,
+        "messagesRemoved": removed,
+        "prevContextTokens": 150000,
+        "newContextTokens": 80000,
+    }
     folder.row("say", "sliding_window_truncation", None, contextTruncation=truncation)
     folder.request(80000)
     folder.message("assistant", [{"type": "text", "text": "Continuing."}])
@@ -327,17 +390,36 @@ def _metadata(plan: TaskPlan) -> bytes:
     """task_metadata.json: files in context, and in Cline the environment it ran in (CLN-3)."""
     data: dict[str, Any] = {
         "files_in_context": [
-            {"path": "src/parse.py", "record_state": "active", "record_source": "read_tool",
-             "cline_read_date": T0 + 3000, "cline_edit_date": None, "user_edit_date": None}
-        ],  # fmt: skip
-        "model_usage": [{"ts": T0 + 2000, "model_id": "gpt-5-probe", "model_provider_id": "openai",
-                         "mode": "act"}],  # fmt: skip
+            {
+                "path": "src/parse.py",
+                "record_state": "active",
+                "record_source": "read_tool",
+                "cline_read_date": T0 + 3000,
+                "cline_edit_date": None,
+                "user_edit_date": None,
+            }
+        ],
+        "model_usage": [
+            {
+                "ts": T0 + 2000,
+                "model_id": "gpt-5-probe",
+                "model_provider_id": "openai",
+                "mode": "act",
+            }
+        ],
     }
     if plan.member == CLINE and plan.version is not None:
         data["environment_history"] = [
-            {"ts": T0 + 1000, "os_name": "linux", "os_version": "6.8.0", "os_arch": "x64",
-             "host_name": "Cline CLI", "host_version": "1.0.10", "cline_version": plan.version}
-        ]  # fmt: skip
+            {
+                "ts": T0 + 1000,
+                "os_name": "linux",
+                "os_version": "6.8.0",
+                "os_arch": "x64",
+                "host_name": "Cline CLI",
+                "host_version": "1.0.10",
+                "cline_version": plan.version,
+            }
+        ]
     return json.dumps(data, indent=2).encode()
 
 
@@ -345,32 +427,74 @@ def _play_sdk(plan: TaskPlan) -> dict[str, bytes]:
     """CLN-12: an SDK session folder: manifest, whole history, and the latest compaction only."""
     sid = plan.task_id
     messages: list[dict[str, Any]] = [
-        {"id": "m0001", "role": "user", "content": [{"type": "text", "text": plan.title}],
-         "ts": T0 + 1000},
-    ]  # fmt: skip
+        {
+            "id": "m0001",
+            "role": "user",
+            "content": [{"type": "text", "text": plan.title}],
+            "ts": T0 + 1000,
+        },
+    ]
     compaction: dict[str, Any] | None = None
     clock = T0 + 1000
     for index, step in enumerate(plan.steps, 2):
         clock += 1500
         if isinstance(step, Turn):
-            messages.append({"id": f"m{index:04d}", "role": "assistant",
-                             "content": [{"type": "text", "text": "Done a step."}], "ts": clock})  # fmt: skip
-            messages.append({"id": f"m{index:04d}u", "role": "user",
-                             "content": [{"type": "text", "text": step.text}], "ts": clock + 10})  # fmt: skip
+            messages.append(
+                {
+                    "id": f"m{index:04d}",
+                    "role": "assistant",
+                    "content": [{"type": "text", "text": "Done a step."}],
+                    "ts": clock,
+                }
+            )
+            messages.append(
+                {
+                    "id": f"m{index:04d}u",
+                    "role": "user",
+                    "content": [{"type": "text", "text": step.text}],
+                    "ts": clock + 10,
+                }
+            )
         elif isinstance(step, SdkCompact):  # overwritten: only the latest projection stays
             kind = "compaction_summary" if step.strategy == "agentic" else "compaction"
-            compaction = {"version": 1, "updated_at": clock, "source_message_count": len(messages),
-                          "source_prefix_hash": "9f3a", "source_last_message_key": messages[-1]["id"],
-                          "messages": [{"id": f"s{index:04d}", "role": "user",
-                                        "content": [{"type": "text", "text": "Summary so far."}],
-                                        "metadata": {"kind": kind}}]}  # fmt: skip
+            compaction = {
+                "version": 1,
+                "updated_at": clock,
+                "source_message_count": len(messages),
+                "source_prefix_hash": "9f3a",
+                "source_last_message_key": messages[-1]["id"],
+                "messages": [
+                    {
+                        "id": f"s{index:04d}",
+                        "role": "user",
+                        "content": [{"type": "text", "text": "Summary so far."}],
+                        "metadata": {"kind": kind},
+                    }
+                ],
+            }
     files = {
-        f"{sid}.json": json.dumps({"session_id": sid, "status": "completed", "provider": "openai",
-                                   "model": "gpt-5-probe", "cwd": "/home/user/project"},
-                                  indent=2).encode(),  # fmt: skip
-        f"{sid}.messages.json": json.dumps({"version": 1, "updated_at": clock, "agent": "cline",
-                                            "sessionId": sid, "origin": "cli", "messages": messages,
-                                            "system_prompt": "You are Cline."}, indent=2).encode(),  # fmt: skip
+        f"{sid}.json": json.dumps(
+            {
+                "session_id": sid,
+                "status": "completed",
+                "provider": "openai",
+                "model": "gpt-5-probe",
+                "cwd": "/home/user/project",
+            },
+            indent=2,
+        ).encode(),
+        f"{sid}.messages.json": json.dumps(
+            {
+                "version": 1,
+                "updated_at": clock,
+                "agent": "cline",
+                "sessionId": sid,
+                "origin": "cli",
+                "messages": messages,
+                "system_prompt": "You are Cline.",
+            },
+            indent=2,
+        ).encode(),
     }
     if compaction is not None:
         files[f"{sid}.compaction.json"] = json.dumps(compaction, indent=2).encode()

@@ -56,11 +56,24 @@ ROO_SAYS = frozenset(
 )
 ROO_ASKS = frozenset({"auto_approval_max_req_reached"})
 # Members of a ui message that Roo's `clineMessageSchema` has and Cline's `ClineMessage` lacks.
-ROO_MEMBERS = ("contextCondense", "contextTruncation", "isProtected", "apiProtocol",
-               "progressStatus", "isAnswered", "checkpoint")  # fmt: skip
+ROO_MEMBERS = (
+    "contextCondense",
+    "contextTruncation",
+    "isProtected",
+    "apiProtocol",
+    "progressStatus",
+    "isAnswered",
+    "checkpoint",
+)
 # Members of an api history message only Roo's line writes (`ApiMessage`).
-ROO_API_MEMBERS = ("isSummary", "condenseId", "condenseParent", "truncationId",
-                   "truncationParent", "isTruncationMarker")  # fmt: skip
+ROO_API_MEMBERS = (
+    "isSummary",
+    "condenseId",
+    "condenseParent",
+    "truncationId",
+    "truncationParent",
+    "isTruncationMarker",
+)
 # CLN-2: Kilo's own asks (its `kilocode_change` additions to Roo's list) and its ui `metadata`.
 KILO_ASKS = frozenset({"payment_required_prompt", "invalid_model", "checkpoint_restore"})
 

@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 SUMMARIZE_RESULT = "[summarize_task] Result:"
 CONDENSE_RESULT = "[condense] Result:"
 # CLN-4: the continuation prompt a completed summarize_task returns (contextManagement.ts).
-CONTINUATION = "This session is being continued from a previous conversation that ran out of context"
+CONTINUATION = (
+    "This session is being continued from a previous conversation that ran out of context"
+)
 # CLN-6: formatResponse.condense(): only an accepted /smol returns it (feedback returns another).
 ACCEPTED = "The user has accepted the condensed conversation summary"
 W_REWOUND = "W-REWOUND"  # CLN-8: a checkpoint restore removed messages: a lower bound
@@ -104,12 +106,19 @@ def _count_core(found: Input, history: list[Any], member: str) -> RecordCount:
             )
             break
     version = _version(found)
-    era = _core_era(version, summarized or any(_is_summary_row(m) for m in found.document),
-                    condensed)  # fmt: skip
+    era = _core_era(
+        version, summarized or any(_is_summary_row(m) for m in found.document), condensed
+    )
     return RecordCount(
-        member, len(events), era=era, host_version=version, records=len(history),
-        events=events, companions=companions, notices=notices,
-    )  # fmt: skip
+        member,
+        len(events),
+        era=era,
+        host_version=version,
+        records=len(history),
+        events=events,
+        companions=companions,
+        notices=notices,
+    )
 
 
 def _count_roo_line(found: Input, history: list[Any], member: str) -> RecordCount:
@@ -123,7 +132,10 @@ def _count_roo_line(found: Input, history: list[Any], member: str) -> RecordCoun
             continue
         say = message.get("say")
         if say == "condense_context":
-            if isinstance(message.get("contextCondense"), dict) and message.get("partial") is not True:
+            if (
+                isinstance(message.get("contextCondense"), dict)
+                and message.get("partial") is not True
+            ):
                 events.append({"file": UI, "line": number, "kind": "condense_context"})
         elif say in ("condense_context_error", "sliding_window_truncation"):
             companions += 1
@@ -133,7 +145,8 @@ def _count_roo_line(found: Input, history: list[Any], member: str) -> RecordCoun
     summaries = [m for m in history if isinstance(m, dict) and m.get("isSummary") is True]
     companions += len(summaries)
     nondestructive = truncations > 0 or any(
-        isinstance(m, dict) and ("condenseParent" in m or "isTruncationMarker" in m) for m in history
+        isinstance(m, dict) and ("condenseParent" in m or "isTruncationMarker" in m)
+        for m in history
     )
     prefix = "R" if member != "kilo-code" else "KX"
     if summaries and not events:
@@ -150,9 +163,13 @@ def _count_roo_line(found: Input, history: list[Any], member: str) -> RecordCoun
     else:
         era = None
     return RecordCount(
-        member, len(events), era=era, records=len(found.document), events=events,
+        member,
+        len(events),
+        era=era,
+        records=len(found.document),
+        events=events,
         companions=companions,
-    )  # fmt: skip
+    )
 
 
 def _count_sdk(found: Input, member: str) -> RecordCount:
@@ -168,7 +185,9 @@ def _count_sdk(found: Input, member: str) -> RecordCount:
             "keeps only the latest compaction; the number is not recorded (CLN-12)",
         )
     messages = found.document.get("messages")
-    return RecordCount(member, 0, era="S1", records=len(messages) if isinstance(messages, list) else 0)
+    return RecordCount(
+        member, 0, era="S1", records=len(messages) if isinstance(messages, list) else 0
+    )
 
 
 def _result_texts(content: Any) -> list[str]:

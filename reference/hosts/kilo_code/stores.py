@@ -1,8 +1,9 @@
 """kilo-code's rows of the store table (spec/STORES.md): the extension's task folders.
 
-Imported only by the session finder. The extension keeps `<globalStorage>/kilocode.kilo-code/tasks/<id>/`
-under VS Code's user data folders and profiles (found by VS Code's own rows); the task's id is
-the folder's name (an empty `id` group). A `customStoragePath` setting moves the folder; the
+Imported only by the session finder. The extension keeps
+`<globalStorage>/kilocode.kilo-code/tasks/<id>/` under VS Code's user data folders and
+profiles (found by VS Code's own rows); the task's id is the folder's name (an empty `id`
+group). A `customStoragePath` setting moves the folder; the
 finder does not read settings: give that folder with `sessions --path`.
 """
 
@@ -20,7 +21,8 @@ BASES: tuple[Base, ...] = (
         "kilo-code",
         "",
         "{appdata}/{product}",
-        "Kilo-Org/kilocode src/utils/storage.ts (Roo's getTaskDirectoryPath: <globalStorage>/tasks/<taskId>), under VS Code's user data folders (VS Code's rows)",
+        "Kilo-Org/kilocode src/utils/storage.ts (Roo's getTaskDirectoryPath: <globalStora"
+        "ge>/tasks/<taskId>), under VS Code's user data folders (VS Code's rows)",
         finder=rehosted("vscode", "kilo-code"),
     ),
 )
@@ -32,7 +34,8 @@ STORES: tuple[Store, ...] = (
         f"User/globalStorage/{EXTENSION}/tasks/*",
         False,
         UI_NAME,
-        "Kilo-Org/kilocode src/utils/storage.ts (Roo's getTaskDirectoryPath: <globalStorage>/tasks/<taskId>) (the default profile's globalStorage)",
+        "Kilo-Org/kilocode src/utils/storage.ts (Roo's getTaskDirectoryPath: <globalStora"
+        "ge>/tasks/<taskId>) (the default profile's globalStorage)",
         distinct=False,
     ),
     Store(
