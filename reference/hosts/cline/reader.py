@@ -220,8 +220,7 @@ def _is_summary_row(message: dict[str, Any]) -> bool:
     """CLN-5: the ui's `say:"tool"` row of a summarize_task (a companion)."""
     if message.get("say") != "tool" or not isinstance(message.get("text"), str):
         return False
-    text: str = message["text"]
-    return '"summarizeTask"' in text and text.lstrip().startswith("{")
+    return '"summarizeTask"' in message["text"]  # the JSON text {"tool":"summarizeTask",…}
 
 
 def _version(found: Input) -> str | None:
