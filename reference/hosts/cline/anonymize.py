@@ -22,7 +22,8 @@ contextTruncation conversationHistoryDeletedRange conversationHistoryIndex cost 
 files files_in_context from host_name host_version id images input isAnswered
 isCheckpointCheckedOut isOperationOutsideWorkspace isProtected isSummary isTruncationMarker
 kiloCode kind lastCheckpointHash messages messagesRemoved metadata mode model_id
-model_provider_id model_usage modelInfo name newContextTokens os_arch os_name os_version partial path
+model_provider_id model_usage modelInfo name newContextTokens os_arch os_name os_version
+partial path
 prevContextTokens progressStatus reasoning record_source record_state role say sessionId
 source_last_message_key source_message_count source_prefix_hash summary system_prompt text
 to tokensIn tokensOut tool_use_id truncationId truncationParent ts type updated_at
