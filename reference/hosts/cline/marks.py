@@ -121,8 +121,8 @@ def member_of(path: str, is_dir: bool, head: bytes) -> str | None:
         first = body.lstrip(b" \t\r\n")[:1]
         if first == b"[":
             pass
-        elif first == b"{":
-            if b'"sessionId"' not in head or b'"messages"' not in head:
+        elif first == b"{":  # the SDK's messages file; never a VS Code session (`requests`)
+            if b'"sessionId"' not in head or b'"messages"' not in head or b'"requests"' in head:
                 return None
         else:
             return None
