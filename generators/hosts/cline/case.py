@@ -27,6 +27,8 @@ def make(scenario: Scenario[TaskPlan], era: str) -> Made:
     if scenario.reject is not None:
         assert scenario.reject == value, f"{scenario.name}: the plan says {value}"
     folder = plan.task_id
+    # CLN-1: the candidate is given the task folder, or (option "ui-file") its ui_messages.json
+    given = f"{folder}/ui_messages.json" if scenario.options == "ui-file" else folder
     removed = len(plan.steps) - len(kept_steps(plan))
     note = f"plan: {outcome} {value}; {len(plan.steps)} steps" + (
         f", {removed} of them removed by a restore." if removed else "."
@@ -38,7 +40,7 @@ def make(scenario: Scenario[TaskPlan], era: str) -> Made:
         cited(scenario, BASE_RULES, expect),
         scenario.tags,
         note=note,
-        input=folder,
+        input=given,
         plan=plan,
     )
 

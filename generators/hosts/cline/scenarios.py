@@ -85,6 +85,16 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         _cline(Turn(), AutoCompact(), Turn("next"), AutoCompact(), native=True),
     ),
     Scenario(
+        "cline-given-ui-file",
+        CLINE,
+        ("L2",),
+        "the counter is given ui_messages.json, not the folder: the same count; one reboot",
+        CORE,
+        ("cline-core", "cline-auto-compact"),
+        _cline(Turn(), AutoCompact(), Turn("next")),
+        options="ui-file",
+    ),
+    Scenario(
         "cline-smol-accepted",
         CLINE,
         ("L1", "L2"),
