@@ -222,3 +222,13 @@ def test_near_misses_are_not_the_familys(tmp_path: Path, document: Any) -> None:
     path = tmp_path / "x.messages.json"
     path.write_text(json.dumps(document))
     assert detect(path).key not in ("cline", "roo-code", "kilo-code")
+
+
+def test_a_broken_api_history_names_its_file(tmp_path: Path) -> None:
+    """CLN-13, ERR-10: a companion that does not parse is E-JSON naming that file."""
+    task = folder(tmp_path, list(START), [])
+    (task / "api_conversation_history.json").write_text('[{"role":')
+    with pytest.raises(Rejection) as caught:
+        count_path(task)
+    assert caught.value.code == "E-JSON"
+    assert caught.value.reason.startswith("api_conversation_history.json: ")

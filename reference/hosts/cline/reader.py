@@ -64,7 +64,14 @@ def count_input(found: Input, member: str, with_title: bool) -> RecordCount:
 
 def _history(found: Input) -> list[Any]:
     """CLN-1: the api history beside the ui messages (E-READ when it is missing)."""
-    value = companion(found, API)
+    try:
+        value = companion(found, API)
+    except Rejection as rejection:  # ERR-10: the reason names the companion file at fault
+        raise Rejection(rejection.line, rejection.code, f"{API}: {rejection.reason}") from None
+    except OSError as error:
+        from ...core.errors import os_reason
+
+        raise Rejection(0, E_READ, f"{API}: {os_reason(error)}") from None
     if value is None:
         raise Rejection(0, E_READ, f"no {API} beside {UI}: the task folder is incomplete")
     if not isinstance(value, list):
