@@ -14,9 +14,11 @@ from .host import Host
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from .answer import Answer
+    from .storetypes import Root
 
 
 class Family(Host):
@@ -82,3 +84,21 @@ class Member(Host):
 
     def anonymize_policy(self) -> Any:
         return self.owner().anonymize_policy()
+
+
+def rehosted(source: str, host: str) -> Callable[[Mapping[str, str], str, str], list[Root]]:
+    """A finder giving the base folders of host `source` as `host`'s own: an editor extension
+    (Cline, Roo Code, the Kilo extension) keeps its store in VS Code's user data folders, found
+    by VS Code's own rows (through the registry, never by importing that host's package)."""
+
+    def finder(env: Mapping[str, str], platform: str, home: str) -> list[Root]:
+        from .registry import get
+        from .storetypes import Root
+
+        found: list[Root] = []
+        for base in get(source).stores()[0]:
+            if base.finder is not None:
+                found += [Root(host, r.path, r.via) for r in base.finder(env, platform, home)]
+        return found
+
+    return finder

@@ -74,19 +74,3 @@ def expand(value: str, home: str) -> str:
         return os.path.join(home, value[2:])
     return value
 
-
-def rehosted(source: str, host: str) -> Callable[[Mapping[str, str], str, str], list[Root]]:
-    """A finder giving the base folders of host `source` as `host`'s own: an editor extension
-    (Cline, Roo Code, the Kilo extension) keeps its store in VS Code's user data folders, found
-    by VS Code's own rows (through the registry, never by importing that host's package)."""
-
-    def finder(env: Mapping[str, str], platform: str, home: str) -> list[Root]:
-        from .registry import get
-
-        found: list[Root] = []
-        for base in get(source).stores()[0]:
-            if base.finder is not None:
-                found += [Root(host, r.path, r.via) for r in base.finder(env, platform, home)]
-        return found
-
-    return finder

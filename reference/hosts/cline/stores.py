@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ...core.storetypes import Base, Root, Store, expand, rehosted, under
+from ...core.family import rehosted
+from ...core.storetypes import Base, Root, Store, expand, under
 
 UI_NAME = re.compile(r"(?P<id>)ui_messages\.json")
 SDK_NAME = re.compile(r"(?P<id>[^/\\]+?)\.messages\.json")

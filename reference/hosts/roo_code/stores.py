@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ...core.storetypes import Base, Store, rehosted
+from ...core.family import rehosted
+from ...core.storetypes import Base, Store
 
 UI_NAME = re.compile(r"(?P<id>)ui_messages\.json")
 EXTENSION = "rooveterinaryinc.roo-cline"
