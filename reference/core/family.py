@@ -1,8 +1,11 @@
 """Families of hosts (HST-1, HST-2): a member reads through its owner; marks say who wrote it.
 
 The relation is described in `host.py` (the interface: `Host.family`, `family_evidence`,
-`marks`); this module holds what needs the registry to find a family's hosts: `family_claims`
-(HST-2 for the hosts of one family) and `Member` (a host that counts with its owner's reader).
+`marks`, `count_as`); this module holds what needs the registry to find a family's hosts:
+`family_claims` (HST-2 for the hosts of one family), `Member` (a host that counts with its
+owner's reader) and `rehosted` (a member's stores found by another host's rows). Two families
+use it: opencode's (Kilo Code CLI, spec/hosts/kilo.md) and Cline's (Roo Code and the Kilo Code
+extension, spec/hosts/cline.md).
 Apart from `host.py` because the registry imports `host.py`: the registry is asked here, at
 run time, and never imports this module.
 """
@@ -15,9 +18,11 @@ from .host import Host
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from .answer import Answer
+    from .storetypes import Root
 
 
 def family_claims(host: Host, path: str, is_dir: bool, head: bytes) -> bool:
@@ -83,7 +88,9 @@ class Member(Host):
         readable: bool = False,
         with_title: bool = False,
     ) -> Answer:
-        answer = self.owner().count(path, session=session, readable=readable, with_title=with_title)
+        answer = self.owner().count_as(
+            self.key, path, session=session, readable=readable, with_title=with_title
+        )
         return self.relabel(answer)
 
     def count_store(self, path: str) -> list[tuple[str, str, Answer | Exception]]:
@@ -102,3 +109,20 @@ class Member(Host):
 
     def anonymize_policy(self) -> Any:
         return self.owner().anonymize_policy()
+
+
+def rehosted(source: str, host: str) -> Callable[[Mapping[str, str], str, str], list[Root]]:
+    """A finder giving the base folders of host `source` as `host`'s own: an editor extension
+    (Cline, Roo Code, the Kilo extension) keeps its store in VS Code's user data folders, found
+    by VS Code's own rows (through the registry, never by importing that host's package)."""
+
+    def finder(env: Mapping[str, str], platform: str, home: str) -> list[Root]:
+        from .storetypes import Root
+
+        found: list[Root] = []
+        for base in registry.get(source).stores()[0]:
+            if base.finder is not None:
+                found += [Root(host, r.path, r.via) for r in base.finder(env, platform, home)]
+        return found
+
+    return finder

@@ -49,6 +49,9 @@ class Host:
     # HST-2: the host whose rules judge a file no row claims before its first value is an object
     # (no value, not JSON, not an object): VS Code's (ERR-1, ERR-3, ERR-4), keeping 2.0's answers.
     fallback: bool = False
+    # HST-1: the key of the host whose reader this host shares (spec/hosts.toml `family`): its
+    # files are that family's format, read by the owner's reader under this host's own key.
+    family: str = ""
     # Environment variables that move this host's stores, named in `count --session`'s hint.
     store_variables: tuple[str, ...] = ()
     # Its kind of input, for people (`smoke`'s row for the host).
@@ -91,6 +94,20 @@ class Host:
     def marks(self, evidence: Any) -> bool:
         """Whether the owner's reading `evidence` shows what only this host's writer leaves."""
         return False
+
+    def count_as(
+        self,
+        member: str,
+        path: str,
+        *,
+        session: str | None = None,
+        readable: bool = False,
+        with_title: bool = False,
+    ) -> Answer:
+        """A family owner's answer for an input read as its family's host `member` wrote it
+        (HST-3: a named host reads it as its own). By default the owner's own count: a family
+        whose members share every rule (opencode's) needs no more."""
+        return self.count(path, session=session, readable=readable, with_title=with_title)
 
     def relabel(self, answer: Answer) -> Answer:
         """A family's answer under this host's own name, version and era (the owner's own

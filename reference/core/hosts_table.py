@@ -56,7 +56,22 @@ SOURCE = (b'# The host table (rule HST-1): every host whose logs spec 3.0 counts
  b'on record per compression).\neras = ["Q0", "Q1"]\nmodule = "qwen_code"\n# Asked bef'
  b"ore Gemini CLI (a Q0 chat has Gemini's J0 shape) and Claude Code (a Q1 record ha"
  b"s\n# `uuid` and `sessionId`); its rows claim only by Qwen's own marks (QWN-1).\nde"
- b'tect_rank = 5\n')
+ b'tect_rank = 5\n\n[cline]\nname = "Cline"\nchapter = "hosts/cline.md"\nrule_prefix'
+ b'es = ["CLN"]\nmodule = "cline"\ndetect_rank = 6\n# CLN-3: L0 (task folder before 3.'
+ b'13.3: legacy truncation only, counts 0), L1 (3.13.3: /smol\n# condense), L2 (3.25'
+ b': auto-compact summarize_task), S1 (the SDK session folder of CLI 3.x and\n# exte'
+ b'nsion 4.x: 0 without a compaction file, else E-UNMEASURABLE, CLN-12).\neras = ["L'
+ b'0", "L1", "L2", "S1"]\n\n[roo-code]\nname = "Roo Code"\nchapter = "hosts/cline.m'
+ b'd"\nrule_prefixes = ["CLN"]\nmodule = "roo_code"\n# HST-1: a member of the Cline fa'
+ b'mily: Cline\'s reader reads its task folders (CLN-2).\nfamily = "cline"\ndetect_ran'
+ b'k = 7\n# CLN-3: R0 (no LLM condense: counts 0), R1 (3.17: a summary without a ui '
+ b'record:\n# E-UNMEASURABLE), R2 (3.18-3.35: condense_context rows; the api history'
+ b' keeps the latest\n# summary only), R3 (3.36+: non-destructive condense, sliding_'
+ b'window_truncation).\neras = ["R0", "R1", "R2", "R3"]\n\n[kilo-code]\nname = "Kilo Co'
+ b'de extension"\nchapter = "hosts/cline.md"\nrule_prefixes = ["CLN"]\nmodule = "kilo_'
+ b'code"\nfamily = "cline"\ndetect_rank = 8\n# CLN-3: KX0 (a summary without a ui reco'
+ b'rd: E-UNMEASURABLE), KX1 (condense_context rows, the\n# api history keeps the lat'
+ b'est summary only), KX2 (non-destructive condense).\neras = ["KX0", "KX1", "KX2"]\n')
 
 TABLE = {'vscode': {'name': 'VS Code Copilot Chat',
             'chapter': 'hosts/vscode.md',
@@ -119,4 +134,24 @@ TABLE = {'vscode': {'name': 'VS Code Copilot Chat',
                'rule_prefixes': ['QWN'],
                'eras': ['Q0', 'Q1'],
                'module': 'qwen_code',
-               'detect_rank': 5}}
+               'detect_rank': 5},
+ 'cline': {'name': 'Cline',
+           'chapter': 'hosts/cline.md',
+           'rule_prefixes': ['CLN'],
+           'module': 'cline',
+           'detect_rank': 6,
+           'eras': ['L0', 'L1', 'L2', 'S1']},
+ 'roo-code': {'name': 'Roo Code',
+              'chapter': 'hosts/cline.md',
+              'rule_prefixes': ['CLN'],
+              'module': 'roo_code',
+              'family': 'cline',
+              'detect_rank': 7,
+              'eras': ['R0', 'R1', 'R2', 'R3']},
+ 'kilo-code': {'name': 'Kilo Code extension',
+               'chapter': 'hosts/cline.md',
+               'rule_prefixes': ['CLN'],
+               'module': 'kilo_code',
+               'family': 'cline',
+               'detect_rank': 8,
+               'eras': ['KX0', 'KX1', 'KX2']}}
