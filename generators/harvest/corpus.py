@@ -73,6 +73,19 @@ OPENCODE_SCENARIOS: dict[str, list[str]] = {
     "fork": ["RBT-1", "OPC-4", "OPC-9", "OPC-11"],
 }
 OPENCODE_CONTAINERS = {"opencode.db": "sqlite", "storage": "storage"}
+# Qwen Code (spec/hosts/qwen-code.md): one `system`/`chat_compression` record per completed
+# compression (QWN-3), written only when a summary replaced the history (QWN-4; a failed one
+# writes nothing, QWN-5); a fork's copies are its source's (QWN-6, RBT-3); 0.1.x kept a whole-file
+# chat with no record of a compression (QWN-9, RBT-5).
+QWEN_SCENARIOS: dict[str, list[str]] = {
+    "plain": ["RBT-1", "QWN-3"],
+    "manual": ["RBT-1", "QWN-3", "QWN-4"],
+    "auto": ["RBT-1", "QWN-3", "QWN-4"],
+    "twice": ["RBT-1", "QWN-3", "QWN-4"],
+    "resume": ["RBT-1", "QWN-3", "QWN-4"],
+    "failure": ["RBT-1", "QWN-3", "QWN-5"],
+    "fork": ["RBT-1", "QWN-3", "QWN-4"],
+}
 PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
     "manual": (["RBT-1", "PIA-3"], []),
     "auto-pre-turn": (["RBT-1", "PIA-3"], []),
@@ -176,6 +189,8 @@ def era(item: Harvested) -> str:
             return "J0"
         synced = any(isinstance(r.get("$set"), dict) and "messages" in r["$set"] for r in records)
         return "G1" if synced else "G0"
+    if item.host == "qwen-code":  # QWN-2: the 0.1.x whole-file chat, or the 0.5+ transcript
+        return "Q0" if container(item) == "json" else "Q1"
     if item.host == "pi":
         version = records[0].get("version") if records else None
         return f"v{version}" if isinstance(version, int) and version >= 2 else "v1"
@@ -207,6 +222,8 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
         return opencode_rules_and_tags(item)
     if "rules" in item.entry:  # named by the manifest, tags with them
         return list(item.entry["rules"]), list(item.entry.get("tags", ["harvested"]))
+    if item.host == "qwen-code":
+        return qwen_rules_and_tags(item, expect)
     if expect["outcome"] == "reject" and item.host == "gemini-cli":
         rules, tags = ["RBT-5", "GEM-7", "ERR-14"], ["gemini-unmeasurable", "rejection"]
         if container(item) == "json":  # told from VS Code's .json by its members
@@ -239,6 +256,17 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
         else:
             tags = [kind, "codex-ordinal"] if c5 else [kind]
     return rules, ["harvested", *tags]
+
+
+def qwen_rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """A Qwen Code case: the scenario's rules; a fork's file its copies' (QWN-6); a 0.1.x
+    chat, told from Gemini CLI's by Qwen's marks (QWN-1), unmeasurable (QWN-9)."""
+    if expect["outcome"] == "reject":
+        return ["HST-2", "QWN-1", "RBT-5", "QWN-9", "ERR-14"], ["harvested", "rejection"]
+    rules = list(QWEN_SCENARIOS.get(str(item.entry["scenario"]), ["RBT-1", "QWN-3"]))
+    if item.entry["role"] == "fork":
+        rules = ["RBT-3", "QWN-6", *rules[1:]]
+    return rules, ["harvested"]
 
 
 def opencode_rules_and_tags(item: Harvested) -> tuple[list[str], list[str]]:
@@ -275,6 +303,7 @@ def title(item: Harvested, expect: dict[str, Any]) -> str:
     entry = item.entry
     names = {"codex": "Codex", "gemini-cli": "Gemini CLI", "pi": "pi", "opencode": "opencode"}
     names["copilot-cli"] = "GitHub Copilot CLI"
+    names["qwen-code"] = "Qwen Code"
     name = names.get(item.host, item.host)
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"
     if expect["outcome"] == "reject" and expect["error"] != "E-UNMEASURABLE":
@@ -314,7 +343,7 @@ def case_table(item: Harvested, case_id: str) -> dict[str, Any]:
 def container(item: Harvested) -> str:
     """The manifest's ``container``; ``sqlite`` or ``storage`` for an opencode store (by what
     ``input`` names); else ``json`` for a whole-file chat (Gemini CLI up to 0.38, GEM-1) and
-    ``jsonl`` for the rest."""
+    ``jsonl`` for the rest (Qwen Code 0.1.x's whole-file chat is ``json`` too, QWN-2)."""
     if "container" in item.entry:
         return str(item.entry["container"])
     if item.files is not None:

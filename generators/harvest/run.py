@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, opencode, pi
+from .hosts import chat_loop, codex, copilot_cli, gemini, opencode, pi, qwen_code
 from .hosts.common import HarvestError, Install, NotRunnable, install
 
 HOSTS = {
@@ -20,6 +20,7 @@ HOSTS = {
     "opencode": opencode,
     "chat-loop": chat_loop,
     "copilot-cli": copilot_cli,
+    "qwen-code": qwen_code,
 }
 
 

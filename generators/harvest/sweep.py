@@ -23,11 +23,16 @@ basic-agent-chat-loop (PyPI): 1.5.1 (JSON + Markdown in ~/agent-conversations, r
 GitHub Copilot CLI: 1.0.60 (the last with readable JS and schemas), 1.0.85 (the Copilot SDK's
 pin of mid 2026), 1.0.102 (the newest: `outcome`, `model.*`). 1.0.20 runs, but each tool call
 over the scripted server took about 100 s of CPU there (a scenario outlives the 600 s limit).
+Qwen Code (Node 22 from npm): 0.1.4 (the whole-file ``.json`` chat of 0.1.x, Q0: records no
+compression, its row expects ``E-UNMEASURABLE``), 0.5.0 and 0.5.2 (the first ``.jsonl``
+transcripts, Q1; no headless ``/compress``), 0.8.2 (headless ``/compress``; drops an
+"inflated" compression), 0.12.0, 0.15.10, 0.21.10 (``triggerReason``), 0.24.4 (its own summary
+directive; ``--fork-session``; the newest, Nov 2026).
 """
 
 from __future__ import annotations
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, opencode, pi
+from .hosts import chat_loop, codex, copilot_cli, gemini, opencode, pi, qwen_code
 
 VERSIONS: dict[str, tuple[str, ...]] = {
     "codex": ("0.40.0", "0.80.0", "0.111.0", "0.130.0", "0.150.1", "0.166.0", "0.169.0"),
@@ -36,6 +41,7 @@ VERSIONS: dict[str, tuple[str, ...]] = {
     "opencode": ("1.0.0", "1.0.98", "1.1.65", "1.2.1", "1.14.41", "1.18.33"),
     "chat-loop": ("1.5.1", "1.6.0", "1.7.0", "1.9.0", "1.10.0"),
     "copilot-cli": ("1.0.60", "1.0.85", "1.0.102"),
+    "qwen-code": ("0.1.4", "0.5.0", "0.5.2", "0.8.2", "0.12.0", "0.15.10", "0.21.10", "0.24.4"),
 }
 
 
@@ -49,6 +55,7 @@ def jobs() -> list[tuple[str, str, str]]:
         ("opencode", opencode),
         ("chat-loop", chat_loop),
         ("copilot-cli", copilot_cli),
+        ("qwen-code", qwen_code),
     ):
         for version in VERSIONS[host]:
             out.extend(

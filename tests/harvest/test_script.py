@@ -135,3 +135,25 @@ def test_the_copilot_clis_summary_request_medium_calls_and_task_tool() -> None:
     assert spawn.tool == "task"
     assert spawn.arguments["agent_type"] == "task" and spawn.arguments["name"]
     assert spawn.arguments["prompt"] == script.COPILOT_SUBAGENT_PROMPT
+
+
+def test_qwen_code_summaries_report_their_usage_and_keep_a_snapshot() -> None:
+    """Qwen Code 0.24 asks with its own directive and keeps a closed <state_snapshot> only;
+    0.8-0.15 drop a compression whose summary reports less than the history it replaced."""
+    turn = ("user", "Turn 2. report 900000 input tokens; summaries report 899000 input tokens")
+    ask = ("user", "Then, produce the <state_snapshot> XML.")
+    reply = script.decide(_chat(turn, ("tool", "1"), ask))
+    assert (reply.kind, reply.input_tokens) == ("summary", 899000)
+    assert reply.text.startswith("<state_snapshot>\n") and reply.text.endswith("</state_snapshot>")
+    # The turn itself reports its own usage, not the summaries'.
+    assert script.decide(_chat(turn)).input_tokens == 900000
+    plain = script.decide(_chat(("user", "Turn 1."), ("user", "CONTEXT CHECKPOINT COMPACTION")))
+    assert plain.input_tokens == script.SMALL_USAGE and not plain.text.startswith("<")
+
+
+def test_a_request_carries_the_summaries_in_its_messages_once_each() -> None:
+    first = f"{script.SUMMARY_PREFIX} 0123456789ab calls=0"
+    second = f"<state_snapshot>\n{script.SUMMARY_PREFIX} ba9876543210 calls=1\n</state_snapshot>"
+    request = _chat(("user", first), ("assistant", "ok"), ("user", second), ("user", first))
+    assert script.carried(request) == ("0123456789ab", "ba9876543210")
+    assert script.carried(_chat(("user", "Turn 1."))) == ()
