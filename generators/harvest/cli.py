@@ -244,7 +244,8 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
     disagreement), 2 on a usage error."""
     parser = argparse.ArgumentParser(
         prog="python -m rebootspec.generators harvest",
-        description="Drive real hosts (Codex CLI, pi, Gemini CLI, opencode; basic-agent-chat-loop "
+        description="Drive real hosts (Codex CLI, pi, Gemini CLI, opencode, the Copilot CLI, "
+        "Qwen Code; basic-agent-chat-loop "
         "with a stub agent) against a scripted loopback model and collect the session files they "
         "write. Needs unshare, and npm with its registry (or pip with PyPI for the chat loop).",
         epilog="example: python -m rebootspec.generators harvest --host codex --version 0.130.0 "

@@ -74,17 +74,27 @@ OPENCODE_SCENARIOS: dict[str, list[str]] = {
 }
 OPENCODE_CONTAINERS = {"opencode.db": "sqlite", "storage": "storage"}
 # Qwen Code (spec/hosts/qwen-code.md): one `system`/`chat_compression` record per completed
-# compression (QWN-3), written only when a summary replaced the history (QWN-4; a failed one
-# writes nothing, QWN-5); a fork's copies are its source's (QWN-6, RBT-3); 0.1.x kept a whole-file
-# chat with no record of a compression (QWN-9, RBT-5).
-QWEN_SCENARIOS: dict[str, list[str]] = {
-    "plain": ["RBT-1", "QWN-3"],
-    "manual": ["RBT-1", "QWN-3", "QWN-4"],
-    "auto": ["RBT-1", "QWN-3", "QWN-4"],
-    "twice": ["RBT-1", "QWN-3", "QWN-4"],
-    "resume": ["RBT-1", "QWN-3", "QWN-4"],
-    "failure": ["RBT-1", "QWN-3", "QWN-5"],
-    "fork": ["RBT-1", "QWN-3", "QWN-4"],
+# compression (QWN-3), whose new history starts with a new summary (QWN-4); a failed one writes
+# nothing and a resumed run appends to the same file (QWN-10); a fork's copies are its source's
+# (QWN-6, RBT-3); 0.1.x kept a whole-file chat with no record of a compression (QWN-9, RBT-5).
+# Every Q1 run resumes its session (`--resume <id> -p` after turn 1). Tags as spec/tags.toml.
+QWEN_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
+    "plain": (["RBT-1", "QWN-3"], ["qwen-resume"]),
+    "manual": (["RBT-1", "QWN-3", "QWN-4"], ["qwen-manual", "qwen-resume"]),
+    "auto": (["RBT-1", "QWN-3", "QWN-4"], ["qwen-auto", "qwen-resume"]),
+    "twice": (["RBT-1", "QWN-3", "QWN-4"], ["qwen-auto", "qwen-resume"]),
+    "resume": (["RBT-1", "QWN-3", "QWN-4"], ["qwen-auto", "qwen-manual", "qwen-resume"]),
+    "failure": (["RBT-1", "QWN-3"], ["qwen-failed-compression", "qwen-resume"]),
+    "fork": (["RBT-1", "QWN-3", "QWN-4"], ["qwen-auto", "qwen-resume"]),
+}
+# The rules each of those tags names (spec/tags.toml): a case with a tag cites them.
+QWEN_TAG_RULES = {
+    "qwen-resume": ["QWN-10"],
+    "qwen-manual": ["QWN-3"],
+    "qwen-auto": ["QWN-3"],
+    "qwen-failed-compression": ["QWN-10", "RBT-1"],
+    "qwen-fork": ["QWN-6", "RBT-3"],
+    "qwen-q0": ["QWN-9"],
 }
 PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
     "manual": (["RBT-1", "PIA-3"], []),
@@ -259,14 +269,18 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
 
 
 def qwen_rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """A Qwen Code case: the scenario's rules; a fork's file its copies' (QWN-6); a 0.1.x
-    chat, told from Gemini CLI's by Qwen's marks (QWN-1), unmeasurable (QWN-9)."""
+    """A Qwen Code case: the scenario's rules and tags (and each tag's rules); a fork's file
+    holds its source's copies (QWN-6); a 0.1.x chat, told from Gemini CLI's by Qwen's marks
+    (QWN-1), is unmeasurable (QWN-9)."""
     if expect["outcome"] == "reject":
-        return ["HST-2", "QWN-1", "RBT-5", "QWN-9", "ERR-14"], ["harvested", "rejection"]
-    rules = list(QWEN_SCENARIOS.get(str(item.entry["scenario"]), ["RBT-1", "QWN-3"]))
-    if item.entry["role"] == "fork":
-        rules = ["RBT-3", "QWN-6", *rules[1:]]
-    return rules, ["harvested"]
+        rules, tags = ["HST-2", "QWN-1", "RBT-5", "QWN-9", "ERR-14"], ["qwen-q0", "rejection"]
+    else:
+        scenario = str(item.entry["scenario"])
+        rules, tags = QWEN_SCENARIOS.get(scenario, (["RBT-1", "QWN-3"], []))
+        if item.entry["role"] == "fork":
+            rules, tags = ["RBT-3", "QWN-6", *rules[1:]], ["qwen-fork", "qwen-auto"]
+    rules = [*rules, *(rule for tag in tags for rule in QWEN_TAG_RULES.get(tag, []))]
+    return list(dict.fromkeys(rules)), ["harvested", *tags]
 
 
 def opencode_rules_and_tags(item: Harvested) -> tuple[list[str], list[str]]:

@@ -363,6 +363,8 @@ def _shell_call(
         if found:
             if "description" in request.required.get(found, ()):  # opencode's bash
                 arguments = {**arguments, "description": f"harvest step {step}"}
+            if "is_background" in request.required.get(found, ()):  # Qwen Code 0.5-0.21
+                arguments = {**arguments, "is_background": False}
             return found, arguments
     return "shell", {"command": ["echo", f"harvest-step-{step}"]}
 

@@ -157,3 +157,26 @@ def test_a_request_carries_the_summaries_in_its_messages_once_each() -> None:
     request = _chat(("user", first), ("assistant", "ok"), ("user", second), ("user", first))
     assert script.carried(request) == ("0123456789ab", "ba9876543210")
     assert script.carried(_chat(("user", "Turn 1."))) == ()
+
+
+def test_a_shell_call_fills_the_flag_qwen_code_requires() -> None:
+    """Qwen Code 0.5-0.21's run_shell_command requires `is_background`: a call without it is
+    refused by the host and the scripted turn would never run its command."""
+    body: dict[str, Any] = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "answer with 1 shell tool calls"}],
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "run_shell_command",
+                    "parameters": {"type": "object", "required": ["command", "is_background"]},
+                },
+            }
+        ],
+    }
+    reply = script.decide(script.parse("chat", body))
+    assert reply.tool == "run_shell_command"
+    assert reply.arguments == {"command": "echo harvest-step-1", "is_background": False}
+    body["tools"][0]["function"]["parameters"]["required"] = ["command"]  # 0.24
+    assert "is_background" not in script.decide(script.parse("chat", body)).arguments

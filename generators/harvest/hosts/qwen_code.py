@@ -166,8 +166,10 @@ def drive(
         steps.start("own")
         step(f"Turn 1. answer with 2 shell tool calls; {OVER}; {SUMMARY_USAGE}")
         return _outcome(steps, notes, server, {"own": _only_file()})
+    # The failure is asked for from turn 1 on: 0.8-0.15 summarise only the history before the
+    # kept tail, which may not hold the turn that went over the threshold.
     steps.start("own")
-    step(f"Turn 1. {SUMMARY_USAGE}")
+    step(f"Turn 1. {SUMMARY_USAGE}" + (f"; {FAIL}" if scenario == "failure" else ""))
     own = _only_file()
     session = own.stem
     plan: list[tuple[str, bool]] = {
