@@ -19,6 +19,11 @@ the summary request's usage, is larger than the old ("inflated", nothing written
 prompt here asks the summaries to report 899,000 input tokens. 0.24 asks for its summary with
 its own directive and keeps only a closed ``<state_snapshot>`` (``script.py``).
 
+The ``whoami`` scenario (issue #34) has the shell tool run ``rebootspec whoami --json`` in a
+turn after each compression: from 0.21 the tool's environment names the session
+(``QWEN_CODE_SESSION_ID``) and each answer must be the count so far and this file; before, the
+refusal (``whoami.check_whoami``).
+
 The count of a run is the server log's: summary requests answered 200 whose summary a later
 request carries (``server.reached_summaries``); a summary the host dropped never reaches one.
 Each step drives one thread, so a step's summaries are that thread's (a fork's copies of its
@@ -36,6 +41,7 @@ from pathlib import Path
 from ..server import ScriptedServer, reached_summaries
 from .common import HOME, HarvestError, Install, base_env, node_folder, run, version_key
 from .result import Outcome, Thread
+from .whoami import check_whoami
 
 PACKAGE = "@qwen-code/qwen-code"
 LICENCE = "Apache-2.0"
@@ -46,10 +52,13 @@ OVER = "report 900000 input tokens"  # over 0.7 (0.85 in 0.24) of the window
 # a summary reporting less than the history it replaced would make it grow, and it is dropped.
 SUMMARY_USAGE = "summaries report 899000 input tokens"
 FAIL = "fail the summary"
-SCENARIOS = ("plain", "manual", "auto", "twice", "failure", "resume", "fork")
+SCENARIOS = ("plain", "manual", "auto", "twice", "failure", "resume", "fork", "whoami")
 RESUME_FROM = (0, 5, 0)  # the JSONL era: --resume, --auth-type
 COMPRESS_FROM = (0, 8, 0)  # `-p /compress` runs the command headless
 FORK_FROM = (0, 24, 0)  # `--resume <id> --fork-session`
+# The shell tool's environment names the session (QWEN_CODE_SESSION_ID) from 0.21: there
+# `rebootspec whoami` answers, before it must refuse (issue #34; spec/hosts/qwen-code.md).
+SESSION_VARIABLE_FROM = (0, 21, 0)
 
 
 def supports(version: str, scenario: str) -> bool:
@@ -62,6 +71,8 @@ def supports(version: str, scenario: str) -> bool:
         return key >= COMPRESS_FROM
     if scenario == "fork":
         return key >= FORK_FROM
+    if scenario == "whoami":  # the refusal before 0.21, the answer from it
+        return key >= COMPRESS_FROM
     return scenario in SCENARIOS
 
 
@@ -180,6 +191,14 @@ def drive(
         "failure": [(f"Turn 2. {over}; {FAIL}", False), ("Turn 3.", False)],
         "resume": [(f"Turn 2. {over}", False), ("/compress", False), ("Turn 3.", False)],
         "fork": [(f"Turn 2. {over}", False), ("Turn 3.", False)],
+        # The shell runs before the compression its call's usage causes: each whoami call is
+        # in a turn of its own after a compression, so it sees the count so far.
+        "whoami": [
+            (f"Turn 2. {over}", False),
+            ("Turn 3. answer with 1 whoami shell tool calls", False),
+            (f"Turn 4. {over}", False),
+            ("Turn 5. answer with 1 whoami shell tool calls", False),
+        ],
     }[scenario]
     for prompt, _ in plan:
         steps.start("own")
@@ -195,7 +214,16 @@ def drive(
         files["fork"] = made[0]
         steps.start("fork")
         step("Fork turn 2.", made[0].stem)
+    if scenario == "whoami":
+        named = key >= SESSION_VARIABLE_FROM
+        notes += check_whoami(server, own, named, _summaries, "Qwen Code's run_shell_command")
     return _outcome(steps, notes, server, files)
+
+
+def _summaries(classifications: list[str]) -> int:
+    """The compressions before a whoami answer: summaries answered (the whoami prompts ask for
+    summaries that report their usage, so none is dropped as inflated)."""
+    return classifications.count("summary")
 
 
 def _only_file() -> Path:
