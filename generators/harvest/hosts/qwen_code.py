@@ -52,13 +52,17 @@ OVER = "report 900000 input tokens"  # over 0.7 (0.85 in 0.24) of the window
 # a summary reporting less than the history it replaced would make it grow, and it is dropped.
 SUMMARY_USAGE = "summaries report 899000 input tokens"
 FAIL = "fail the summary"
-SCENARIOS = ("plain", "manual", "auto", "twice", "failure", "resume", "fork", "whoami")
+SCENARIOS = ("plain", "manual", "auto", "twice", "failure", "resume", "fork", "inflated", "whoami")
 RESUME_FROM = (0, 5, 0)  # the JSONL era: --resume, --auth-type
 COMPRESS_FROM = (0, 8, 0)  # `-p /compress` runs the command headless
 FORK_FROM = (0, 24, 0)  # `--resume <id> --fork-session`
 # The shell tool's environment names the session (QWEN_CODE_SESSION_ID) from 0.21: there
 # `rebootspec whoami` answers, before it must refuse (issue #34; spec/hosts/qwen-code.md).
 SESSION_VARIABLE_FROM = (0, 21, 0)
+# 0.8 to 0.15 drop a compression whose summary's reported usage makes it "inflated" (status 2,
+# nothing written, though "Context compressed" is printed): the summary was answered and never
+# reached the model (research: next-hosts.md, measured on 0.8.2 and 0.15.10).
+INFLATED = ((0, 8, 0), (0, 21, 0))
 
 
 def supports(version: str, scenario: str) -> bool:
@@ -73,6 +77,8 @@ def supports(version: str, scenario: str) -> bool:
         return key >= FORK_FROM
     if scenario == "whoami":  # the refusal before 0.21, the answer from it
         return key >= COMPRESS_FROM
+    if scenario == "inflated":
+        return INFLATED[0] <= key < INFLATED[1]
     return scenario in SCENARIOS
 
 
@@ -144,6 +150,35 @@ class _Steps:
         )
 
 
+# A turn whose tool call reports usage over the threshold, its summaries the usage that keeps
+# 0.8-0.15 from dropping them.
+OVER_CALL = f"answer with 1 shell tool calls; {OVER}; {SUMMARY_USAGE}"
+
+
+def later_prompts(scenario: str) -> list[str]:
+    """The prompts of the scenario after turn 1, each a resumed run (``--resume <id> -p``)."""
+    over = OVER_CALL
+    return {
+        "plain": ["Turn 2."],
+        "manual": ["Turn 2.", "/compress", "Turn 3."],
+        "auto": [f"Turn 2. {over}", "Turn 3."],
+        "twice": [f"Turn 2. {over}", f"Turn 3. {over}", "Turn 4."],
+        "failure": [f"Turn 2. {over}; {FAIL}", "Turn 3."],
+        "resume": [f"Turn 2. {over}", "/compress", "Turn 3."],
+        "fork": [f"Turn 2. {over}", "Turn 3."],
+        # Summaries report the small usage: 0.8-0.15 reckon each compression "inflated".
+        "inflated": [f"Turn 2. answer with 1 shell tool calls; {OVER}", "Turn 3."],
+        # The shell runs before the compression its call's usage causes: each whoami call is
+        # in a turn of its own after a compression, so it sees the count so far.
+        "whoami": [
+            f"Turn 2. {over}",
+            "Turn 3. answer with 1 whoami shell tool calls",
+            f"Turn 4. {over}",
+            "Turn 5. answer with 1 whoami shell tool calls",
+        ],
+    }[scenario]
+
+
 def drive(
     install: Install, version: str, scenario: str, server: ScriptedServer, logs: Path
 ) -> Outcome:
@@ -172,7 +207,6 @@ def drive(
         if result.returncode:
             notes.append(f"step {number}: qwen rc={result.returncode}")
 
-    over = f"answer with 1 shell tool calls; {OVER}; {SUMMARY_USAGE}"
     if key < RESUME_FROM:  # 0.1.x: one process; a second call over the limit compresses
         steps.start("own")
         step(f"Turn 1. answer with 2 shell tool calls; {OVER}; {SUMMARY_USAGE}")
@@ -180,34 +214,18 @@ def drive(
     # The failure is asked for from turn 1 on: 0.8-0.15 summarise only the history before the
     # kept tail, which may not hold the turn that went over the threshold.
     steps.start("own")
-    step(f"Turn 1. {SUMMARY_USAGE}" + (f"; {FAIL}" if scenario == "failure" else ""))
+    first = {"failure": f"Turn 1. {SUMMARY_USAGE}; {FAIL}", "inflated": "Turn 1."}
+    step(first.get(scenario, f"Turn 1. {SUMMARY_USAGE}"))
     own = _only_file()
     session = own.stem
-    plan: list[tuple[str, bool]] = {
-        "plain": [("Turn 2.", False)],
-        "manual": [("Turn 2.", False), ("/compress", False), ("Turn 3.", False)],
-        "auto": [(f"Turn 2. {over}", False), ("Turn 3.", False)],
-        "twice": [(f"Turn 2. {over}", False), (f"Turn 3. {over}", False), ("Turn 4.", False)],
-        "failure": [(f"Turn 2. {over}; {FAIL}", False), ("Turn 3.", False)],
-        "resume": [(f"Turn 2. {over}", False), ("/compress", False), ("Turn 3.", False)],
-        "fork": [(f"Turn 2. {over}", False), ("Turn 3.", False)],
-        # The shell runs before the compression its call's usage causes: each whoami call is
-        # in a turn of its own after a compression, so it sees the count so far.
-        "whoami": [
-            (f"Turn 2. {over}", False),
-            ("Turn 3. answer with 1 whoami shell tool calls", False),
-            (f"Turn 4. {over}", False),
-            ("Turn 5. answer with 1 whoami shell tool calls", False),
-        ],
-    }[scenario]
-    for prompt, _ in plan:
+    for prompt in later_prompts(scenario):
         steps.start("own")
         step(prompt, session)
     files = {"own": own}
     if scenario == "fork":
         before = set(chats())
         steps.start("fork")
-        step(f"Fork turn 1. {over}", session, fork=True)
+        step(f"Fork turn 1. {OVER_CALL}", session, fork=True)
         made = [p for p in chats() if p not in before]
         if len(made) != 1:
             raise HarvestError(f"the fork wrote {len(made)} new session files")
