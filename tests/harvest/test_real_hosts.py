@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from rebootspec.generators.harvest import sanitize
+from rebootspec.generators.harvest.hosts.whoami import answer_line
 from rebootspec.generators.harvest.run import harvest_one
 
 RECORD = {"codex": "compacted", "pi": "compaction"}
@@ -174,3 +175,21 @@ def test_a_qwen_code_fork_copies_its_source_s_compression_and_adds_its_own(
     assert roles["own"]["caused"] == 1 and roles["fork"]["caused"] == 1
     assert _qwen_compressions(tmp_path / "run" / roles["fork"]["file"]) == (2, 1)
     assert _qwen_compressions(tmp_path / "run" / roles["own"]["file"]) == (1, 0)
+
+
+@pytest.mark.harvest
+@pytest.mark.parametrize(("version", "named"), [("0.15.10", False), ("0.24.4", True)])
+def test_whoami_in_qwen_code_s_shell_tool(tmp_path: Path, version: str, named: bool) -> None:
+    """From 0.21 Qwen Code's shell tool gets QWEN_CODE_SESSION_ID: `rebootspec whoami` run
+    after each compression says the count so far and the file; before 0.21, the refusal."""
+    result = harvest_one("qwen-code", version, "whoami", tmp_path / "run")
+    assert not result.error, result.error
+    notes = " ".join(result.data.get("notes") or [])
+    assert "WRONG" not in notes and "whoami: 2 answer(s)" in notes, notes
+    log = [json.loads(line) for line in (tmp_path / "run" / "server-log.jsonl").open()]
+    outputs = [entry["whoami"] for entry in log if "whoami" in entry]
+    if named:
+        answers = [json.loads(answer_line(out)) for out in outputs]
+        assert [answer["reboots"] for answer in answers] == [1, 2]
+    else:
+        assert all("no session id in the environment" in out for out in outputs)
