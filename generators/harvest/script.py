@@ -22,6 +22,8 @@ server's log (not a counter) says how many. Directives, in the text of a user me
 - ``summaries report N input tokens``: a summary of this conversation reports N input tokens
   (Qwen Code 0.8-0.15 refuse a compression whose size, reckoned from the summary request's
   usage, grew: a summary reporting little makes every compression "inflated" and unwritten).
+  The summary repeats the directive: a later summary request may hold only the earlier
+  summary, not the turn that said it (0.15 summarises the history before its kept tail).
 
 A turn without a directive gets a small usage, so a host that re-sends its history after a
 compaction never compacts again in a loop. Progress through a turn's tool calls survives a
@@ -393,6 +395,9 @@ def summary_text(request: Request) -> str:
     start = _directive_index(request)
     done = calls_done(request, start) if start is not None else 0
     text = f"{SUMMARY_PREFIX} {request.raw_digest[:12]} calls={done}"
+    usage = summary_usage(request)
+    if usage != SMALL_USAGE:  # carried on: a later summary may see only this one (Qwen 0.15)
+        text += f"; summaries report {usage} input tokens"
     if request.api == "gemini" or _asks_for_snapshot(request):
         # Gemini CLI and Qwen Code ask for (and keep) a <state_snapshot> element; Qwen Code
         # 0.24 drops a summary without a closed one as truncated.

@@ -147,6 +147,9 @@ def test_qwen_code_summaries_report_their_usage_and_keep_a_snapshot() -> None:
     assert reply.text.startswith("<state_snapshot>\n") and reply.text.endswith("</state_snapshot>")
     # The turn itself reports its own usage, not the summaries'.
     assert script.decide(_chat(turn)).input_tokens == 900000
+    # A later summary request that holds only that summary still reports the usage.
+    again = script.decide(_chat(("user", reply.text), ("assistant", "Got it."), ask))
+    assert (again.kind, again.input_tokens) == ("summary", 899000)
     plain = script.decide(_chat(("user", "Turn 1."), ("user", "CONTEXT CHECKPOINT COMPACTION")))
     assert plain.input_tokens == script.SMALL_USAGE and not plain.text.startswith("<")
 
