@@ -14,6 +14,7 @@ from .gemini_cli.case import ADAPTER as GEMINI_CLI
 from .nohost.case import ADAPTER as NO_HOST
 from .opencode.case import ADAPTER as OPENCODE
 from .pi.case import ADAPTER as PI
+from .qwen_code.case import ADAPTER as QWEN_CODE
 from .scenario import Adapter
 from .vscode.case import ADAPTER as VSCODE
 
@@ -27,4 +28,5 @@ ADAPTERS: tuple[Adapter, ...] = (
     NO_HOST,
     OPENCODE,
     COPILOT_CLI,
+    QWEN_CODE,
 )

@@ -44,7 +44,13 @@ SOURCE = (b'# The host table (rule HST-1): every host whose logs spec 3.0 counts
  b'_prefixes = ["CPL"]\n# CPL-2: P0 (up to 0.0.372: no compaction, counts 0), P1 (0.'
  b'0.376 to about 1.0.9x), P2 (1.0.102:\n# `outcome`, `compactionAttemptId`). No era'
  b' is unmeasurable. Also VS Code\'s Agent Host (CPL-11).\neras = ["P0", "P1", "P2"]\n'
- b'module = "copilot_cli"\ndetect_rank = 60\n')
+ b'module = "copilot_cli"\ndetect_rank = 60\n\n[qwen-code]\nname = "Qwen Code"\nchap'
+ b'ter = "hosts/qwen-code.md"\nrule_prefixes = ["QWN"]\n# QWN-2: Q0 the whole-file .j'
+ b'son chat of 0.1.x (records no compression: E-UNMEASURABLE, QWN-9);\n# Q1 the .jso'
+ b'nl transcript of 0.5 and later (one chat_compression record per compression).\ner'
+ b'as = ["Q0", "Q1"]\nmodule = "qwen_code"\n# Asked before Gemini CLI (a Q0 chat has '
+ b"Gemini's J0 shape) and Claude Code (a Q1 record has\n# `uuid` and `sessionId`); i"
+ b"ts rows claim only by Qwen's own marks (QWN-1).\ndetect_rank = 5\n")
 
 TABLE = {'vscode': {'name': 'VS Code Copilot Chat',
             'chapter': 'hosts/vscode.md',
@@ -94,4 +100,10 @@ TABLE = {'vscode': {'name': 'VS Code Copilot Chat',
                  'rule_prefixes': ['CPL'],
                  'eras': ['P0', 'P1', 'P2'],
                  'module': 'copilot_cli',
-                 'detect_rank': 60}}
+                 'detect_rank': 60},
+ 'qwen-code': {'name': 'Qwen Code',
+               'chapter': 'hosts/qwen-code.md',
+               'rule_prefixes': ['QWN'],
+               'eras': ['Q0', 'Q1'],
+               'module': 'qwen_code',
+               'detect_rank': 5}}

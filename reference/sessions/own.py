@@ -208,7 +208,8 @@ def _transcript(path: str, sid: str) -> Own | None:
 
 def _hook_advice() -> str:
     return (
-        "a Codex, Claude Code or Gemini CLI hook gives `session_id` and `transcript_path`; the "
+        "a Codex, Claude Code, Gemini CLI or Qwen Code hook gives `session_id` and "
+        "`transcript_path`; the "
         "pi extension and opencode plugin of conformance/hooks give `session_id`"
     )
 

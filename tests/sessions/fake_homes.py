@@ -30,6 +30,7 @@ PI_REJECTED = "2LWG"  # E-LIMIT
 OPENCODE_CASE = "6RUU"  # a storage folder; its session has 1 reboot
 CHAT_LOOP_CASE = "2QKE"  # a chain of four files; the newest has 2 reboots
 COPILOT_CASE = "KS9Z"  # 2 reboots (a /compact and a background compaction, P2)
+QWEN_CASE = "BPQR"  # 2 reboots (a /compress and an automatic compression, Q1)
 # Every variable that could point a lookup at the machine's real stores.
 VARIABLES = (
     "HOME",
@@ -41,6 +42,8 @@ VARIABLES = (
     "CLAUDE_CONFIG_DIR",
     "GEMINI_CLI_HOME",
     "COPILOT_HOME",
+    "QWEN_HOME",
+    "QWEN_RUNTIME_DIR",
     "XDG_DATA_HOME",
     "XDG_CACHE_HOME",  # the listing's cache goes under the fake home too
     "LOCALAPPDATA",
@@ -118,6 +121,12 @@ class FakeHome:
         """The Copilot CLI's (and VS Code Agent Host's) `session-state/<id>/events.jsonl`."""
         base = Path(self.env.get("COPILOT_HOME", self.home / ".copilot"))
         return _copy(case, base / "session-state" / sid / "events.jsonl")
+
+    def add_qwen(self, sid: str, case: str = QWEN_CASE, cwd: str = "-home-me-proj") -> Path:
+        """Qwen Code's `projects/<cwd>/chats/<id>.jsonl` under its runtime folder."""
+        base = self.env.get("QWEN_RUNTIME_DIR") or self.env.get("QWEN_HOME")
+        folder = Path(base) if base else self.home / ".qwen"
+        return _copy(case, folder / "projects" / cwd / "chats" / f"{sid}.jsonl")
 
     def add_vscode_profile(
         self, sid: str, case: str = VSCODE_CASE, profile: str | None = None

@@ -28,6 +28,7 @@ from tests.sessions.fake_homes import (
     GEMINI_CASE,
     OPENCODE_CASE,
     PI_CASE,
+    QWEN_CASE,
     VSCODE_CASE,
     FakeHome,
     expected,
@@ -72,6 +73,8 @@ def build(home: FakeHome, cwd: Path) -> dict[str, tuple[Path, str, str, int]]:
     cases["basic-agent-chat-loop"] = (chain, chat, "", reboots(CHAT_LOOP_CASE))
     sid = "c0b1a2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d"
     cases["copilot-cli"] = (home.add_copilot(sid), sid, "", reboots(COPILOT_CASE))
+    sid = "7e3c1a9b-5d2f-4e8a-b6c4-2f1e0d9c8b7a"
+    cases["qwen-code"] = (home.add_qwen(sid), sid, "", reboots(QWEN_CASE))
     return cases
 
 

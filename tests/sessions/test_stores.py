@@ -98,3 +98,28 @@ def test_gemini_cli_home_replaces_the_home_folder_not_the_gemini_folder() -> Non
     env = {"HOME": HOME, "GEMINI_CLI_HOME": "/profiles/work"}
     (root,) = stores.roots(("gemini-cli",), env, "linux")
     assert root.path == os.path.join("/profiles/work", ".gemini")
+
+
+def test_qwen_code_runtime_folder_order(tmp_path: Path) -> None:
+    """QWEN_RUNTIME_DIR, else the settings' advanced.runtimeOutputDir, else QWEN_HOME, else
+    ~/.qwen (packages/core/src/config/storage.ts, 0.15 and later)."""
+    home = str(tmp_path / "home")
+    (root,) = stores.roots(("qwen-code",), {"HOME": home}, "linux")
+    assert (root.path, root.via) == (os.path.join(home, ".qwen"), None)
+    env = {"HOME": home, "QWEN_HOME": str(tmp_path / "qh")}
+    (root,) = stores.roots(("qwen-code",), env, "linux")
+    assert (root.path, root.via) == (str(tmp_path / "qh"), "QWEN_HOME")
+    settings = tmp_path / "qh" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"advanced": {"runtimeOutputDir": "~/qwen-runtime"}}')
+    (root,) = stores.roots(("qwen-code",), env, "linux")
+    assert (root.path, root.via) == (
+        os.path.join(home, "qwen-runtime"),
+        "advanced.runtimeOutputDir",
+    )
+    settings.write_text('{"advanced": {"runtimeOutputDir": ".qwen-local"}}')  # per project
+    (root,) = stores.roots(("qwen-code",), env, "linux")
+    assert root.path == str(tmp_path / "qh")
+    env["QWEN_RUNTIME_DIR"] = str(tmp_path / "rt")
+    (root,) = stores.roots(("qwen-code",), env, "linux")
+    assert (root.path, root.via) == (str(tmp_path / "rt"), "QWEN_RUNTIME_DIR")

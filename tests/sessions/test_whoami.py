@@ -22,6 +22,7 @@ from fake_homes import (
     GEMINI_CASE,
     PI_CASE,
     PLATFORMS,
+    QWEN_CASE,
     FakeHome,
     expected,
     make_home,
@@ -371,3 +372,36 @@ def test_installed_whoami_in_a_shell(linux: FakeHome) -> None:
 def test_escape_of_a_hostile_variable(linux: FakeHome) -> None:
     code, _, err = run([], {**linux.env, "PI_SESSION_FILE": "/x/\x1b[2J.jsonl"})
     assert code == 2 and "\x1b" not in err
+
+
+QWEN_ID = "3b9e2c71-0d4a-4f6b-9c8e-5a1d2f3e4b6c"
+
+
+def test_qwen_code_shell_variable_on_every_platform(home: FakeHome) -> None:
+    """Qwen Code 0.21+ gives its shell tool QWEN_CODE_SESSION_ID: the `<id>.jsonl` of the
+    project's chats folder."""
+    path = home.add_qwen(QWEN_ID)
+    code, out, _ = run([], {**home.env, "QWEN_CODE_SESSION_ID": QWEN_ID})
+    assert code == 0
+    answer = json.loads(out)
+    assert (answer["host"], answer["reboots"], answer["source"]) == (
+        "qwen-code",
+        reboots(QWEN_CASE),
+        "env:QWEN_CODE_SESSION_ID",
+    )
+    assert Path(answer["file"]) == path
+
+
+def test_qwen_code_runtime_dir_moves_the_store(linux: FakeHome, tmp_path: Path) -> None:
+    """QWEN_RUNTIME_DIR moves the projects folder (0.15+); whoami finds the session there."""
+    linux.env["QWEN_RUNTIME_DIR"] = str(tmp_path / "runtime")
+    path = linux.add_qwen(QWEN_ID)
+    code, out, _ = run(["--field", "file"], {**linux.env, "QWEN_CODE_SESSION_ID": QWEN_ID})
+    assert (code, Path(out.strip())) == (0, path)
+
+
+def test_qwen_code_hook_transcript_path(linux: FakeHome) -> None:
+    path = linux.add_qwen(QWEN_ID)
+    stdin = hook_json(session_id=QWEN_ID, transcript_path=str(path), hook_event_name="PostCompact")
+    code, out, _ = run_hook(["--field", "reboots"], stdin, dict(linux.env))
+    assert (code, out) == (0, f"{reboots(QWEN_CASE)}\n")
