@@ -351,14 +351,18 @@ def _shell_call(
     argv = ["echo", f"harvest-step-{step}"]
     if size:
         text += f"; head -c {size} /dev/zero | tr '\\0' x"
+    wrapped = text
     if whoami:
         text, argv = f"{WHOAMI} 2>&1", ["sh", "-c", f"{WHOAMI} 2>&1"]
+        # Qwen Code 0.15's shell tool finds no command root in a quoted `${...}` and refuses
+        # to run it: `sh -c` names one.
+        wrapped = f"sh -c '{text}'"
     shapes: tuple[tuple[str, dict[str, Any]], ...] = (
         ("shell", {"command": argv}),
         ("shell_command", {"command": text}),
         ("exec_command", {"cmd": text}),
         ("bash", {"command": text}),
-        ("run_shell_command", {"command": text}),  # Gemini CLI
+        ("run_shell_command", {"command": wrapped}),  # Gemini CLI, Qwen Code
     )
     for name, arguments in shapes:
         found = _find_tool(request, name)
