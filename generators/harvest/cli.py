@@ -59,11 +59,22 @@ def compaction_records(path: Path) -> int:
             count += 1
         elif isinstance(value, dict) and _holds_snapshot(value.get("$set")):
             count += 1  # Gemini CLI: a history replacement that holds a snapshot (GEM-3)
+        elif isinstance(value, dict) and _qwen_compression(value):
+            count += 1  # Qwen Code 0.5+: a completed compression's system record
         elif isinstance(value, dict) and value.get("type") == "session.compaction_complete":
             data = value.get("data")  # the Copilot CLI: applied, of the main agent (CPL-3, CPL-5)
             applied = isinstance(data, dict) and data.get("success") is True
             count += int(applied and "agentId" not in value)
     return count
+
+
+def _qwen_compression(value: dict[str, object]) -> bool:
+    """A Qwen Code ``system``/``chat_compression`` record with ``compressionStatus`` 1."""
+    if value.get("type") != "system" or value.get("subtype") != "chat_compression":
+        return False
+    payload = value.get("systemPayload")
+    info = payload.get("info") if isinstance(payload, dict) else None
+    return isinstance(info, dict) and info.get("compressionStatus") == 1
 
 
 def _holds_snapshot(update: object) -> bool:
@@ -233,7 +244,8 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
     disagreement), 2 on a usage error."""
     parser = argparse.ArgumentParser(
         prog="python -m rebootspec.generators harvest",
-        description="Drive real hosts (Codex CLI, pi, Gemini CLI, opencode; basic-agent-chat-loop "
+        description="Drive real hosts (Codex CLI, pi, Gemini CLI, opencode, the Copilot CLI, "
+        "Qwen Code; basic-agent-chat-loop "
         "with a stub agent) against a scripted loopback model and collect the session files they "
         "write. Needs unshare, and npm with its registry (or pip with PyPI for the chat loop).",
         epilog="example: python -m rebootspec.generators harvest --host codex --version 0.130.0 "

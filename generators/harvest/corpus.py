@@ -82,6 +82,31 @@ KILO_SCENARIOS: dict[str, list[str]] = {
     "two": ["RBT-1", "KLO-1", "KLO-2", "KLO-3", "OPC-4"],
     "failure": ["RBT-1", "KLO-1", "KLO-2", "KLO-3", "OPC-4", "OPC-6"],
 }
+# Qwen Code (spec/hosts/qwen-code.md): one `system`/`chat_compression` record per completed
+# compression (QWN-3), whose new history starts with a new summary (QWN-4); a failed one writes
+# nothing and a resumed run appends to the same file (QWN-10); a fork's copies are its source's
+# (QWN-6, RBT-3); 0.1.x kept a whole-file chat with no record of a compression (QWN-9, RBT-5).
+# Every Q1 run resumes its session (`--resume <id> -p` after turn 1). Tags as spec/tags.toml.
+QWEN_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
+    "plain": (["RBT-1", "QWN-3"], ["qwen-resume"]),
+    "manual": (["RBT-1", "QWN-3", "QWN-4"], ["qwen-manual", "qwen-resume"]),
+    "auto": (["RBT-1", "QWN-3", "QWN-4"], ["qwen-auto", "qwen-resume"]),
+    "twice": (["RBT-1", "QWN-3", "QWN-4"], ["qwen-auto", "qwen-resume"]),
+    "resume": (["RBT-1", "QWN-3", "QWN-4"], ["qwen-auto", "qwen-manual", "qwen-resume"]),
+    "failure": (["RBT-1", "QWN-3"], ["qwen-failed-compression", "qwen-resume"]),
+    "fork": (["RBT-1", "QWN-3", "QWN-4"], ["qwen-auto", "qwen-resume"]),
+    # 0.8-0.15 drop a compression whose summary made the history "larger" (status 2, QWN-10)
+    "inflated": (["RBT-1", "QWN-3"], ["qwen-resume"]),
+}
+# The rules each of those tags names (spec/tags.toml): a case with a tag cites them.
+QWEN_TAG_RULES = {
+    "qwen-resume": ["QWN-10"],
+    "qwen-manual": ["QWN-3"],
+    "qwen-auto": ["QWN-3"],
+    "qwen-failed-compression": ["QWN-10", "RBT-1"],
+    "qwen-fork": ["QWN-6", "RBT-3"],
+    "qwen-q0": ["QWN-9"],
+}
 PI_SCENARIOS: dict[str, tuple[list[str], list[str]]] = {
     "manual": (["RBT-1", "PIA-3"], []),
     "auto-pre-turn": (["RBT-1", "PIA-3"], []),
@@ -185,6 +210,8 @@ def era(item: Harvested) -> str:
             return "J0"
         synced = any(isinstance(r.get("$set"), dict) and "messages" in r["$set"] for r in records)
         return "G1" if synced else "G0"
+    if item.host == "qwen-code":  # QWN-2: the 0.1.x whole-file chat, or the 0.5+ transcript
+        return "Q0" if container(item) == "json" else "Q1"
     if item.host == "pi":
         version = records[0].get("version") if records else None
         return f"v{version}" if isinstance(version, int) and version >= 2 else "v1"
@@ -218,6 +245,8 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
         return kilo_rules_and_tags(item)
     if "rules" in item.entry:  # named by the manifest, tags with them
         return list(item.entry["rules"]), list(item.entry.get("tags", ["harvested"]))
+    if item.host == "qwen-code":
+        return qwen_rules_and_tags(item, expect)
     if expect["outcome"] == "reject" and item.host == "gemini-cli":
         rules, tags = ["RBT-5", "GEM-7", "ERR-14"], ["gemini-unmeasurable", "rejection"]
         if container(item) == "json":  # told from VS Code's .json by its members
@@ -250,6 +279,21 @@ def rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], 
         else:
             tags = [kind, "codex-ordinal"] if c5 else [kind]
     return rules, ["harvested", *tags]
+
+
+def qwen_rules_and_tags(item: Harvested, expect: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """A Qwen Code case: the scenario's rules and tags (and each tag's rules); a fork's file
+    holds its source's copies (QWN-6); a 0.1.x chat, told from Gemini CLI's by Qwen's marks
+    (QWN-1), is unmeasurable (QWN-9)."""
+    if expect["outcome"] == "reject":
+        rules, tags = ["HST-2", "QWN-1", "RBT-5", "QWN-9", "ERR-14"], ["qwen-q0", "rejection"]
+    else:
+        scenario = str(item.entry["scenario"])
+        rules, tags = QWEN_SCENARIOS.get(scenario, (["RBT-1", "QWN-3"], []))
+        if item.entry["role"] == "fork":
+            rules, tags = ["RBT-3", "QWN-6", *rules[1:]], ["qwen-fork", "qwen-auto"]
+    rules = [*rules, *(rule for tag in tags for rule in QWEN_TAG_RULES.get(tag, []))]
+    return list(dict.fromkeys(rules)), ["harvested", *tags]
 
 
 def opencode_rules_and_tags(item: Harvested) -> tuple[list[str], list[str]]:
@@ -298,6 +342,7 @@ def title(item: Harvested, expect: dict[str, Any]) -> str:
     names = {"codex": "Codex", "gemini-cli": "Gemini CLI", "pi": "pi", "opencode": "opencode"}
     names["kilo"] = "Kilo Code CLI"
     names["copilot-cli"] = "GitHub Copilot CLI"
+    names["qwen-code"] = "Qwen Code"
     name = names.get(item.host, item.host)
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"
     if expect["outcome"] == "reject" and expect["error"] != "E-UNMEASURABLE":
@@ -337,7 +382,7 @@ def case_table(item: Harvested, case_id: str) -> dict[str, Any]:
 def container(item: Harvested) -> str:
     """The manifest's ``container``; ``sqlite`` or ``storage`` for an opencode store (by what
     ``input`` names); else ``json`` for a whole-file chat (Gemini CLI up to 0.38, GEM-1) and
-    ``jsonl`` for the rest."""
+    ``jsonl`` for the rest (Qwen Code 0.1.x's whole-file chat is ``json`` too, QWN-2)."""
     if "container" in item.entry:
         return str(item.entry["container"])
     if item.files is not None:

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi
+from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi, qwen_code
 from .hosts.common import HOME, PROJECT, HarvestError, Install
 from .hosts.result import Outcome
 from .server import ScriptedServer
@@ -62,7 +62,7 @@ def main(argv: list[str]) -> int:
         ).start()
         try:
             drivers = {"codex": codex, "gemini": gemini, "opencode": opencode, "kilo": kilo}
-            driver = {**drivers, "copilot-cli": copilot_cli}.get(host, pi)
+            driver = {**drivers, "copilot-cli": copilot_cli, "qwen-code": qwen_code}.get(host, pi)
             outcome = driver.drive(Install(Path(folder), 0, True), version, scenario, server, out)
         finally:
             server.stop()
@@ -111,6 +111,7 @@ def _finish(
         if server is not None:
             result.update(
                 summaries=server.summaries(),
+                reached_summaries=server.reached(),
                 failed_summaries=sum(
                     1 for e in server.entries if e.classification == "summary-failed"
                 ),

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi
+from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi, qwen_code
 from .hosts.common import HarvestError, Install, NotRunnable, install
 
 HOSTS = {
@@ -21,6 +21,7 @@ HOSTS = {
     "kilo": kilo,
     "chat-loop": chat_loop,
     "copilot-cli": copilot_cli,
+    "qwen-code": qwen_code,
 }
 
 

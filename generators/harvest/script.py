@@ -18,7 +18,12 @@ server's log (not a counter) says how many. Directives, in the text of a user me
 - ``refuse the summary``: every summary request of this conversation gets an HTTP 400, an error
   no client retries (opencode retries a 500 with a doubling delay for minutes);
 - ``cut the summary short``: every summary of this conversation is streamed cut short, its first
-  chunk only (no finish reason, no usage), as a dropped connection leaves it.
+  chunk only (no finish reason, no usage), as a dropped connection leaves it;
+- ``summaries report N input tokens``: a summary of this conversation reports N input tokens
+  (Qwen Code 0.8-0.15 refuse a compression whose size, reckoned from the summary request's
+  usage, grew: a summary reporting little makes every compression "inflated" and unwritten).
+  The summary repeats the directive: a later summary request may hold only the earlier
+  summary, not the turn that said it (0.15 summarises the history before its kept tail).
 
 A turn without a directive gets a small usage, so a host that re-sends its history after a
 compaction never compacts again in a loop. Progress through a turn's tool calls survives a
@@ -49,11 +54,15 @@ SUMMARY_MARKERS = (
     "prompt for continuing our conversation above",  # opencode 1.1-1.2
     "anchored summary",  # opencode 1.14 and later ("Create a new / Update the anchored summary")
     "create a detailed summary of the conversation so far",  # Copilot CLI (1.0.x)
+    "produce the <state_snapshot>",  # Qwen Code 0.24 (0.5-0.21 ask as Gemini CLI does)
 )
 SMALL_USAGE = 1000
 SUMMARY_PREFIX = "HARVEST-SUMMARY"
 
-_USAGE = re.compile(r"report (\d+) input tokens")
+_USAGE = re.compile(r"(?<!summaries )report (\d+) input tokens")
+_SUMMARY_USAGE = re.compile(r"summaries report (\d+) input tokens")
+# A summary the script wrote, as a later request carries it: the digest of its request.
+_CARRIED = re.compile(SUMMARY_PREFIX + r" ([0-9a-f]{12})")
 _CALLS = re.compile(r"answer with (\d+) (long |medium |whoami )?shell tool calls?")
 # `answer with K whoami shell tool calls`: each call runs WHOAMI (issue #34: the host's shell
 # names its session to `rebootspec whoami`); the server logs the output the host sends back.
@@ -342,20 +351,26 @@ def _shell_call(
     argv = ["echo", f"harvest-step-{step}"]
     if size:
         text += f"; head -c {size} /dev/zero | tr '\\0' x"
+    wrapped = text
     if whoami:
         text, argv = f"{WHOAMI} 2>&1", ["sh", "-c", f"{WHOAMI} 2>&1"]
+        # Qwen Code 0.15's shell tool finds no command root in a quoted `${...}` and refuses
+        # to run it: `sh -c` names one.
+        wrapped = f"sh -c '{text}'"
     shapes: tuple[tuple[str, dict[str, Any]], ...] = (
         ("shell", {"command": argv}),
         ("shell_command", {"command": text}),
         ("exec_command", {"cmd": text}),
         ("bash", {"command": text}),
-        ("run_shell_command", {"command": text}),  # Gemini CLI
+        ("run_shell_command", {"command": wrapped}),  # Gemini CLI, Qwen Code
     )
     for name, arguments in shapes:
         found = _find_tool(request, name)
         if found:
             if "description" in request.required.get(found, ()):  # opencode's bash
                 arguments = {**arguments, "description": f"harvest step {step}"}
+            if "is_background" in request.required.get(found, ()):  # Qwen Code 0.5-0.21
+                arguments = {**arguments, "is_background": False}
             return found, arguments
     return "shell", {"command": ["echo", f"harvest-step-{step}"]}
 
@@ -384,9 +399,41 @@ def summary_text(request: Request) -> str:
     start = _directive_index(request)
     done = calls_done(request, start) if start is not None else 0
     text = f"{SUMMARY_PREFIX} {request.raw_digest[:12]} calls={done}"
-    if request.api == "gemini":  # Gemini CLI asks for (and keeps) a <state_snapshot> element
+    usage = summary_usage(request)
+    if usage != SMALL_USAGE:  # carried on: a later summary may see only this one (Qwen 0.15)
+        text += f"; summaries report {usage} input tokens"
+    if request.api == "gemini" or _asks_for_snapshot(request):
+        # Gemini CLI and Qwen Code ask for (and keep) a <state_snapshot> element; Qwen Code
+        # 0.24 drops a summary without a closed one as truncated.
         return f"<state_snapshot>\n{text}\n</state_snapshot>"
     return text
+
+
+def _asks_for_snapshot(request: Request) -> bool:
+    """The summary prompt (last user message or a system one) asks for a <state_snapshot>."""
+    places = [_last_user(request)] + [m.text for m in request.messages if m.role == "system"]
+    return any("<state_snapshot>" in place for place in places)
+
+
+def summary_usage(request: Request) -> int:
+    """The input tokens a summary reports: ``summaries report N input tokens`` in the
+    conversation's latest user text that says it, else the small usage."""
+    for message in reversed(request.messages):
+        found = _SUMMARY_USAGE.search(message.text) if message.role == "user" else None
+        if found:
+            return int(found.group(1))
+    return SMALL_USAGE
+
+
+def carried(request: Request) -> tuple[str, ...]:
+    """The summaries this request carries (their requests' digests, first seen first): the
+    evidence that a summary reached the model's context, which a refused compression's never
+    does (Qwen Code 0.8-0.15 answer 200 to the host, then drop an "inflated" summary)."""
+    found: dict[str, None] = {}
+    for message in request.messages:
+        for digest in _CARRIED.findall(message.text):
+            found.setdefault(digest)
+    return tuple(found)
 
 
 def decide(request: Request) -> Reply:
@@ -395,7 +442,12 @@ def decide(request: Request) -> Reply:
         status = failure_status(request)
         if status is not None:
             return Reply(kind="error", status=status, text="scripted failure during the summary")
-        return Reply(kind="summary", text=summary_text(request), cut=wants_cut(request))
+        return Reply(
+            kind="summary",
+            text=summary_text(request),
+            input_tokens=summary_usage(request),
+            cut=wants_cut(request),
+        )
     start = _directive_index(request)
     directive = request.messages[start].text if start is not None else ""
     usage_match = _USAGE.search(directive)

@@ -43,6 +43,9 @@ class LogEntry:
     thread: str = ""  # the host's session/thread id header, when it sends one
     seconds: float = 0.0  # since the server started: the order of steps and requests
     whoami: str = ""  # the output of a `rebootspec whoami` tool call this request answers
+    # The digests of the scripted summaries this request carries (script.carried): a summary
+    # whose digest a later request carries reached the model's context.
+    carries: tuple[str, ...] = ()
 
 
 class _Server(ThreadingHTTPServer):
@@ -135,6 +138,7 @@ class _Handler(BaseHTTPRequestHandler):
             digest,
             self.headers.get("session_id") or self.headers.get("conversation_id") or "",
             script.whoami_output(request),
+            script.carried(request),
         )
         if reply.kind == "error":
             kind = "server_error" if reply.status >= 500 else "invalid_request_error"
@@ -238,6 +242,7 @@ class ScriptedServer:
         digest: str,
         thread: str = "",
         whoami: str = "",
+        carries: tuple[str, ...] = (),
     ) -> None:
         """Append one log entry (and one JSON line to the log file, if any)."""
         with self._lock:
@@ -253,6 +258,7 @@ class ScriptedServer:
                 thread,
                 round(time.monotonic() - self.started, 3),
                 whoami,
+                carries,
             )
             self.entries.append(entry)
             if self.log_path is not None:
@@ -260,6 +266,10 @@ class ScriptedServer:
                     row = asdict(entry)
                     if not row["whoami"]:  # the log of a run without whoami keeps its shape
                         del row["whoami"]
+                    if row["carries"]:  # only where a request carries a scripted summary
+                        row["carries"] = list(row["carries"])
+                    else:
+                        del row["carries"]
                     log.write(json.dumps(row) + "\n")
 
     def dump(self, path: str, headers: dict[str, str], body: Any) -> None:
@@ -292,9 +302,28 @@ class ScriptedServer:
         """Block until the server stops; True if it did."""
         return self._stopped.wait(timeout)
 
+    def reached(self) -> int:
+        """Summaries answered 200 whose text a later request carries (``reached_summaries``)."""
+        return len(reached_summaries([asdict(entry) for entry in self.entries]))
+
     def summaries(self) -> int:
         """Summary requests answered (a host may send two for one compaction: pi's split turn)."""
         return sum(1 for entry in self.entries if entry.classification == "summary")
+
+
+def reached_summaries(log: list[dict[str, Any]]) -> list[int]:
+    """In a server log (entries as the log file has them): the positions of the summary
+    requests answered 200 whose summary a later request carries. The count of a host that may
+    answer a summary and then drop it (Qwen Code's "inflated" compressions): only a summary the
+    model was later shown replaced the history."""
+    found = []
+    for index, entry in enumerate(log):
+        if entry.get("classification") != "summary" or entry.get("status") != 200:
+            continue
+        digest = entry.get("digest")
+        if any(digest in later.get("carries", ()) for later in log[index + 1 :]):
+            found.append(index)
+    return found
 
 
 @contextmanager

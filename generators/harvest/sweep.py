@@ -25,11 +25,16 @@ pin of mid 2026), 1.0.102 (the newest: `outcome`, `model.*`). 1.0.20 runs, but e
 over the scripted server took about 100 s of CPU there (a scenario outlives the 600 s limit).
 Kilo Code CLI: every linux-x64 binary the registry has (``@kilocode/cli-linux-x64``): 7.0.33
 (opencode 1.2's database, K0), 7.7.2, 7.7.7 and 7.7.9 (Kilo's own tables, K1).
+Qwen Code (Node 22 from npm): 0.1.4 (the whole-file ``.json`` chat of 0.1.x, Q0: records no
+compression, its row expects ``E-UNMEASURABLE``), 0.5.0 and 0.5.2 (the first ``.jsonl``
+transcripts, Q1; no headless ``/compress``), 0.8.2 (headless ``/compress``; drops an
+"inflated" compression), 0.12.0, 0.15.10, 0.21.10 (``triggerReason``), 0.24.4 (its own summary
+directive; ``--fork-session``; the newest, Nov 2026).
 """
 
 from __future__ import annotations
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi
+from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi, qwen_code
 
 VERSIONS: dict[str, tuple[str, ...]] = {
     "codex": ("0.40.0", "0.80.0", "0.111.0", "0.130.0", "0.150.1", "0.166.0", "0.169.0"),
@@ -39,6 +44,7 @@ VERSIONS: dict[str, tuple[str, ...]] = {
     "chat-loop": ("1.5.1", "1.6.0", "1.7.0", "1.9.0", "1.10.0"),
     "copilot-cli": ("1.0.60", "1.0.85", "1.0.102"),
     "kilo": ("7.0.33", "7.7.2", "7.7.7", "7.7.9"),
+    "qwen-code": ("0.1.4", "0.5.0", "0.5.2", "0.8.2", "0.12.0", "0.15.10", "0.21.10", "0.24.4"),
 }
 
 
@@ -53,6 +59,7 @@ def jobs() -> list[tuple[str, str, str]]:
         ("chat-loop", chat_loop),
         ("copilot-cli", copilot_cli),
         ("kilo", kilo),
+        ("qwen-code", qwen_code),
     ):
         for version in VERSIONS[host]:
             out.extend(

@@ -139,3 +139,35 @@ def test_without_the_harvested_data_the_check_says_so_and_passes(
     assert corpus.main(["--check"], out) == 0
     assert "no harvested data" in out.getvalue()
     assert corpus.main([], io.StringIO()) == 2  # writing the corpus needs the checkout's data
+
+
+def qwen_item(file: str, **entry: Any) -> corpus.Harvested:
+    base = {
+        "host": "qwen-code",
+        "version": "0.24.4",
+        "scenario": "fork",
+        "role": "own",
+        "file": file,
+        "provenance": "harvest:qwen-code@0.24.4/fork",
+        "what": "A run.",
+        "licence": "Apache-2.0 (@qwen-code/qwen-code)",
+    }
+    return corpus.Harvested("k", {**base, **entry}, b'{"type":"user"}\n')
+
+
+def test_a_qwen_code_case_is_of_its_era_and_a_fork_cites_the_copy_rule() -> None:
+    """Q1 for a transcript, Q0 (E-UNMEASURABLE, QWN-9) for a 0.1.x chat that recorded none of
+    the compressions its run caused; a fork's file cites RBT-3/QWN-6 for the copies it holds."""
+    own = qwen_item("run/a.jsonl", expected=1, records=1)
+    table = corpus.case_table(own, "ZZZZ")
+    assert (table["era"], table["container"], table["expect"]["reboots"]) == ("Q1", "jsonl", 1)
+    assert "RBT-3" not in table["rules"] and "qwen-fork" not in table["tags"]
+    fork = corpus.case_table(qwen_item("run/b.jsonl", role="fork", expected=1, records=2), "Z")
+    assert fork["expect"] == {"outcome": "count", "reboots": 1}
+    assert {"RBT-3", "QWN-6"} <= set(fork["rules"]) and "qwen-fork" in fork["tags"]
+    chat = qwen_item("run/session-x.json", version="0.1.4", scenario="auto", expected=2, records=0)
+    q0 = corpus.case_table(chat, "ZZZZ")
+    assert (q0["era"], q0["container"]) == ("Q0", "json")
+    assert q0["expect"] == {"outcome": "reject", "error": "E-UNMEASURABLE", "line": 0}
+    assert "QWN-9" in q0["rules"] and "qwen-q0" in q0["tags"]
+    assert q0["title"].startswith("real Qwen Code 0.1.4 auto run")

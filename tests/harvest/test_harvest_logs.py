@@ -15,6 +15,9 @@ it (the manifest's `expected` is a transcription of the same record, checked too
   counts must add up to it (copies are never counted, so each compaction is one thread's), less
   the compactions an entry names as no file's (`others`: a Copilot CLI sub-agent's, or one a
   rewind removed from the file).
+  Qwen Code may answer a summary and then drop it (0.8-0.15 refuse an "inflated" compression):
+  there a compaction is a `summary` answered 200 whose digest a later request `carries` (the
+  server logs the scripted summaries each request holds), the harvest's count of record.
 - the stub log of basic-agent-chat-loop (`stub-log.jsonl`, `chat_loop_stub.py`): a `restore`
   request names the session it restores (`parent`); the session it starts is named by the
   second it started (`<agent>_<YYYYmmdd_HHMMSS>`, UTC in the sandbox), so the restorations are
@@ -40,6 +43,7 @@ from rebootspec.generators.harvest import corpus
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 RUNS_OF_SUMMARIES = {"pi", "gemini-cli"}  # one compaction may send two summary requests
+REACHED = {"qwen-code"}  # a compaction is a summary a later request carries
 STUB_AGENT = "harvest"  # chat_loop_stub.py's agent name: session ids are harvest_<time>
 
 pytestmark = pytest.mark.skipif(not corpus.available(), reason="no harvested/ (not a checkout)")
@@ -76,6 +80,21 @@ def compactions(log: list[dict[str, Any]], runs: bool) -> int:
     return count
 
 
+def reached(log: list[dict[str, Any]]) -> int:
+    """Summaries answered 200 whose digest a later request of the log carries."""
+    count = 0
+    for index, entry in enumerate(log):
+        if entry["classification"] == "summary" and entry["status"] == 200:
+            later = log[index + 1 :]
+            count += any(entry["digest"] in other.get("carries", []) for other in later)
+    return count
+
+
+def _caused(log: list[dict[str, Any]], host: str) -> int:
+    """A stretch of a host's log: its compactions, read the way that host's runs need."""
+    return reached(log) if host in REACHED else compactions(log, host in RUNS_OF_SUMMARIES)
+
+
 def chain_count(stub_log: list[dict[str, Any]], session: str) -> int | str:
     """The restorations along `session`'s chain, per the stub log alone; E-CHAIN on a loop."""
     parent_of = {}
@@ -102,7 +121,7 @@ def _by_run(host_filter: set[str]) -> dict[Path, list[dict[str, Any]]]:
     return dict(runs)
 
 
-SERVER_RUNS = _by_run({"codex", "pi", "gemini-cli", "copilot-cli", "kilo"})
+SERVER_RUNS = _by_run({"codex", "pi", "gemini-cli", "copilot-cli", "kilo", "qwen-code"})
 CHAT_LOOP = [e for e in _entries() if e["host"] == "basic-agent-chat-loop" and "no_log" not in e]
 
 
@@ -118,18 +137,18 @@ def test_every_entry_has_its_runs_log_or_says_why_not() -> None:
 def test_a_server_logs_compactions_are_its_cases_counts(run: Path) -> None:
     entries = SERVER_RUNS[run]
     log = _lines(run / "server-log.jsonl")
-    runs = entries[0]["host"] in RUNS_OF_SUMMARIES
+    host = str(entries[0]["host"])
     summaries = [e for e in log if e["classification"].startswith("summary")]
     named = all(e.get("thread") for e in summaries)
     derived = {}
     for entry in entries:
         own = [e for e in log if e.get("thread") == entry.get("thread")] if named else log
-        derived[entry["case"]] = compactions(own, runs)
+        derived[entry["case"]] = _caused(own, host)
     if not named:  # one total for the run: each compaction is one thread's
         # `others`: the run's compactions that no file counts, each named in its entry: a
         # Copilot CLI sub-agent's (CPL-5), one a rewind removed from the file (CPL-8).
         others = sum(int(e.get("others", 0)) for e in entries)
-        total = compactions(log, runs) - others
+        total = _caused(log, host) - others
         assert sum(int(e["expected"]) for e in entries) == total, run.name
         if len(entries) == 1:
             assert entries[0]["expected"] == total
@@ -183,3 +202,24 @@ def test_runs_of_summary_requests_are_one_compaction_where_the_host_asks_twice()
     assert compactions(log, runs=False) == 3
     failed = [{"classification": c} for c in ("turn", "summary-failed", "turn")]
     assert compactions(failed, runs=False) == 0
+
+
+def test_a_summary_counts_only_once_a_later_request_carries_it() -> None:
+    """Qwen Code 0.8-0.15 drop an "inflated" compression after the model answered it: that
+    summary reaches no later request and is no compaction; a failed one never counts."""
+
+    def entry(kind: str, digest: str, status: int = 200, *carries: str) -> dict[str, Any]:
+        return {"classification": kind, "digest": digest, "status": status, "carries": carries}
+
+    log = [
+        entry("turn", "t1"),
+        entry("summary", "s1"),  # dropped: nothing later carries it
+        entry("turn", "t2"),
+        entry("summary", "s2"),
+        entry("turn", "t3", 200, "s2"),
+        entry("summary-failed", "s3", 500),
+        entry("turn", "t4", 200, "s2", "s3"),
+    ]
+    assert reached(log) == 1
+    assert compactions(log, runs=False) == 2
+    assert reached(log[:4]) == 0  # a summary carried by no request yet is not one

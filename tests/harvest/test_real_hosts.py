@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from rebootspec.generators.harvest import sanitize
+from rebootspec.generators.harvest.hosts.whoami import answer_line
 from rebootspec.generators.harvest.run import harvest_one
 
 RECORD = {"codex": "compacted", "pi": "compaction"}
@@ -125,3 +126,71 @@ def test_whoami_refuses_in_a_shell_that_names_no_session(
     log = [json.loads(line) for line in (tmp_path / "run" / "server-log.jsonl").open()]
     outputs = [entry["whoami"] for entry in log if "whoami" in entry]
     assert outputs and all("no session id in the environment" in out for out in outputs)
+
+
+def _qwen_compressions(path: Path) -> tuple[int, int]:
+    """A Qwen Code transcript read on its own: completed `chat_compression` records (status 1),
+    and how many of them a fork copied (`forkedFrom`)."""
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    done = [
+        r
+        for r in records
+        if r.get("type") == "system"
+        and r.get("subtype") == "chat_compression"
+        and r["systemPayload"]["info"].get("compressionStatus") == 1
+    ]
+    return len(done), sum(1 for r in done if "forkedFrom" in r)
+
+
+@pytest.mark.harvest
+@pytest.mark.parametrize(
+    ("version", "scenario", "expected"),
+    [
+        ("0.5.2", "auto", 1),
+        ("0.8.2", "resume", 2),
+        ("0.15.10", "failure", 0),
+        ("0.24.4", "twice", 2),
+    ],
+)
+def test_qwen_code_records_each_compression_whose_summary_reached_the_model(
+    tmp_path: Path, version: str, scenario: str, expected: int
+) -> None:
+    """The server log's count (summaries a later request carried) is the file's records."""
+    result = harvest_one("qwen-code", version, scenario, tmp_path / "run")
+    assert not result.error, result.error
+    (own,) = [t for t in result.data["threads"] if t["role"] == "own"]
+    assert own["caused"] == expected
+    path = tmp_path / "run" / own["file"]
+    assert _qwen_compressions(path) == (expected, 0)
+    assert sanitize.scan([path]) == []
+
+
+@pytest.mark.harvest
+def test_a_qwen_code_fork_copies_its_source_s_compression_and_adds_its_own(
+    tmp_path: Path,
+) -> None:
+    result = harvest_one("qwen-code", "0.24.4", "fork", tmp_path / "run")
+    assert not result.error, result.error
+    roles = {t["role"]: t for t in result.data["threads"]}
+    assert roles["own"]["caused"] == 1 and roles["fork"]["caused"] == 1
+    assert _qwen_compressions(tmp_path / "run" / roles["fork"]["file"]) == (2, 1)
+    assert _qwen_compressions(tmp_path / "run" / roles["own"]["file"]) == (1, 0)
+
+
+@pytest.mark.harvest
+@pytest.mark.parametrize(("version", "named"), [("0.21.10", True), ("0.24.4", True)])
+def test_whoami_in_qwen_code_s_shell_tool(tmp_path: Path, version: str, named: bool) -> None:
+    """From 0.21 Qwen Code's shell tool gets QWEN_CODE_SESSION_ID: `rebootspec whoami` run
+    after each compression says the count so far and the file (before 0.21, the refusal: seen
+    once on 0.15.10, whose five-run scenario outlived the server's 240 s on a loaded machine)."""
+    result = harvest_one("qwen-code", version, "whoami", tmp_path / "run")
+    assert not result.error, result.error
+    notes = " ".join(result.data.get("notes") or [])
+    assert "WRONG" not in notes and "whoami: 2 answer(s)" in notes, notes
+    log = [json.loads(line) for line in (tmp_path / "run" / "server-log.jsonl").open()]
+    outputs = [entry["whoami"] for entry in log if "whoami" in entry]
+    if named:
+        answers = [json.loads(answer_line(out)) for out in outputs]
+        assert [answer["reboots"] for answer in answers] == [1, 2]
+    else:
+        assert all("no session id in the environment" in out for out in outputs)

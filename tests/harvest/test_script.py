@@ -135,3 +135,51 @@ def test_the_copilot_clis_summary_request_medium_calls_and_task_tool() -> None:
     assert spawn.tool == "task"
     assert spawn.arguments["agent_type"] == "task" and spawn.arguments["name"]
     assert spawn.arguments["prompt"] == script.COPILOT_SUBAGENT_PROMPT
+
+
+def test_qwen_code_summaries_report_their_usage_and_keep_a_snapshot() -> None:
+    """Qwen Code 0.24 asks with its own directive and keeps a closed <state_snapshot> only;
+    0.8-0.15 drop a compression whose summary reports less than the history it replaced."""
+    turn = ("user", "Turn 2. report 900000 input tokens; summaries report 899000 input tokens")
+    ask = ("user", "Then, produce the <state_snapshot> XML.")
+    reply = script.decide(_chat(turn, ("tool", "1"), ask))
+    assert (reply.kind, reply.input_tokens) == ("summary", 899000)
+    assert reply.text.startswith("<state_snapshot>\n") and reply.text.endswith("</state_snapshot>")
+    # The turn itself reports its own usage, not the summaries'.
+    assert script.decide(_chat(turn)).input_tokens == 900000
+    # A later summary request that holds only that summary still reports the usage.
+    again = script.decide(_chat(("user", reply.text), ("assistant", "Got it."), ask))
+    assert (again.kind, again.input_tokens) == ("summary", 899000)
+    plain = script.decide(_chat(("user", "Turn 1."), ("user", "CONTEXT CHECKPOINT COMPACTION")))
+    assert plain.input_tokens == script.SMALL_USAGE and not plain.text.startswith("<")
+
+
+def test_a_request_carries_the_summaries_in_its_messages_once_each() -> None:
+    first = f"{script.SUMMARY_PREFIX} 0123456789ab calls=0"
+    second = f"<state_snapshot>\n{script.SUMMARY_PREFIX} ba9876543210 calls=1\n</state_snapshot>"
+    request = _chat(("user", first), ("assistant", "ok"), ("user", second), ("user", first))
+    assert script.carried(request) == ("0123456789ab", "ba9876543210")
+    assert script.carried(_chat(("user", "Turn 1."))) == ()
+
+
+def test_a_shell_call_fills_the_flag_qwen_code_requires() -> None:
+    """Qwen Code 0.5-0.21's run_shell_command requires `is_background`: a call without it is
+    refused by the host and the scripted turn would never run its command."""
+    body: dict[str, Any] = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "answer with 1 shell tool calls"}],
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "run_shell_command",
+                    "parameters": {"type": "object", "required": ["command", "is_background"]},
+                },
+            }
+        ],
+    }
+    reply = script.decide(script.parse("chat", body))
+    assert reply.tool == "run_shell_command"
+    assert reply.arguments == {"command": "echo harvest-step-1", "is_background": False}
+    body["tools"][0]["function"]["parameters"]["required"] = ["command"]  # 0.24
+    assert "is_background" not in script.decide(script.parse("chat", body)).arguments

@@ -171,3 +171,27 @@ def test_failure_directive_makes_the_summary_fail() -> None:
         assert status == 500
         assert server.summaries() == 0
         assert server.entries[-1].classification == "summary-failed"
+
+
+def test_the_log_says_which_summaries_a_later_request_carries(tmp_path: Path) -> None:
+    """Qwen Code's count is the summaries that reached the model again: the log names, per
+    request, the scripted summaries it holds, and a summary never carried is not counted."""
+    log = tmp_path / "log.jsonl"
+
+    def chat(*texts: str) -> dict[str, Any]:
+        return {"model": "m", "messages": [{"role": "user", "content": t} for t in texts]}
+
+    directive = "Then, generate the <state_snapshot>."
+    with serving(log_path=log) as server:
+        url = server.base_url + "/chat/completions"
+        _, raw = _post(url, chat("Turn 1. summaries report 899000 input tokens", directive))
+        summary = json.loads(raw)["choices"][0]["message"]["content"]
+        _, dropped = _post(url, chat("Turn 1b.", directive))
+        _post(url, chat(summary, "Turn 2."))
+        assert (server.summaries(), server.reached()) == (2, 1)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert summary.startswith("<state_snapshot>\nHARVEST-SUMMARY ")  # asked for a snapshot
+    assert lines[0]["input_tokens"] == 899000 and lines[1]["input_tokens"] == 1000
+    assert lines[2]["carries"] == [lines[0]["digest"]]
+    assert "carries" not in lines[0] and "carries" not in lines[1]
+    assert lines[1]["digest"] in json.loads(dropped)["choices"][0]["message"]["content"]

@@ -89,3 +89,14 @@ def test_a_wrapped_output_is_unwrapped() -> None:
     """Codex 0.95 sends a tool's output as a JSON object with the text in `output`."""
     wrapped = script.Message("tool", json.dumps({"output": answer(1), "metadata": {"x": 0}}))
     assert script.whoami_output(request("x", script.Message("call", "shell"), wrapped)) == answer(1)
+
+
+def test_an_answer_labelled_on_its_own_line_is_read() -> None:
+    """Qwen Code's shell tool reports `Command: ...`, then `Output: {...}` on one line."""
+    framed = f"Command: whoami\nDirectory: (root)\nOutput: {answer(1)}\nError: (none)"
+    log = [entry("turn"), entry("summary"), entry("turn", framed)]
+    notes = check_whoami(FakeServer(log), OWN, True, count, "the shell")  # type: ignore[arg-type]
+    assert notes == ["whoami: 1 answer(s) from the shell, each the right count and file"]
+    wrong = [entry("turn"), entry("turn", framed)]
+    notes = check_whoami(FakeServer(wrong), OWN, True, count, "the shell")  # type: ignore[arg-type]
+    assert notes and notes[0].startswith("WHOAMI WRONG")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -102,6 +103,45 @@ def latest(package: str) -> str:
 def version_key(version: str) -> tuple[int, ...]:
     """``"0.150.1"`` as ``(0, 150, 1)`` for comparisons between versions."""
     return tuple(int(part) for part in version.split("-")[0].split("."))
+
+
+# Hosts whose releases declare a newer Node than the system's (pi 0.82+, Qwen Code) run on
+# `node@22` from npm, installed into the cache like any host (outside the sandbox: `prepare`).
+NODE_PACKAGE, NODE_VERSION = "node", "22"
+
+
+def node_version(node: str) -> tuple[int, ...]:
+    """``node --version`` as a tuple, () when that Node cannot run."""
+    try:
+        done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    return version_key(done.stdout.strip().lstrip("v") or "0")
+
+
+def needed_node(package: str, version: str) -> tuple[int, ...]:
+    """The lowest Node the installed ``package@version`` declares (``engines.node``
+    ">=X.Y.Z"), or () when it declares none."""
+    manifest = install(package, version).folder / "node_modules" / package / "package.json"
+    try:
+        engines = json.loads(manifest.read_text(encoding="utf-8")).get("engines") or {}
+    except (OSError, ValueError):
+        return ()
+    found = re.match(r"\s*>=\s*v?(\d+(?:\.\d+)*)", str(engines.get("node", "")))
+    return version_key(found.group(1)) if found else ()
+
+
+def node_folder(package: str, version: str, host: str) -> Path | None:
+    """The folder of a Node new enough for ``package@version`` to put first on PATH, or None
+    when the system's will do; ``host`` names the host in the error."""
+    needed = needed_node(package, version)
+    if not needed or node_version("node") >= needed:
+        return None
+    folder = install(NODE_PACKAGE, NODE_VERSION).folder / "node_modules" / NODE_PACKAGE / "bin"
+    if node_version(str(folder / "node")) < needed:
+        wanted = ".".join(map(str, needed))
+        raise HarvestError(f"{host} {version} needs Node {wanted}; npm's is older")
+    return folder
 
 
 def base_env() -> dict[str, str]:

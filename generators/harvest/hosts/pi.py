@@ -11,7 +11,6 @@ of consecutive summary requests in the server log, never as requests.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import time
 from pathlib import Path
@@ -24,10 +23,10 @@ from .common import (
     Install,
     RpcPipe,
     base_env,
-    install,
     run,
     version_key,
 )
+from .common import node_folder as common_node_folder
 from .result import Outcome, Thread
 from .whoami import check_hook_file, check_whoami, hook_file_value
 
@@ -39,8 +38,8 @@ MOVED = (0, 74, 0)
 LICENCE = "MIT"
 # Newer releases need a newer Node than the system's (0.82.0 and 1.x declare `engines.node`
 # ">=22.19.0"; on Node 20 they fail at start). When the installed package asks for more than
-# the system's Node, the runs take `node@22` from npm into the install cache (`prepare`).
-NODE_PACKAGE, NODE_VERSION = "node", "22"
+# the system's Node, the runs take `node@22` from npm into the install cache (`prepare`,
+# `common.node_folder`).
 # Published versions that npm cannot install: libraries they pin exactly were never published
 # or were unpublished (npm ETARGET / E404). The sweep lists them as not run, with this reason.
 UNINSTALLABLE = {
@@ -77,36 +76,10 @@ def installable(version: str) -> str | None:
     return UNINSTALLABLE.get(version)
 
 
-def _node_version(node: str) -> tuple[int, ...]:
-    try:
-        done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return ()
-    return version_key(done.stdout.strip().lstrip("v") or "0")
-
-
-def _needed_node(version: str) -> tuple[int, ...]:
-    """The lowest Node the installed ``version`` declares (``engines.node`` ">=X.Y.Z"), or ()."""
-    name = package(version)
-    manifest = install(name, version).folder / "node_modules" / name / "package.json"
-    try:
-        engines = json.loads(manifest.read_text(encoding="utf-8")).get("engines") or {}
-    except (OSError, ValueError):
-        return ()
-    found = re.match(r"\s*>=\s*v?(\d+(?:\.\d+)*)", str(engines.get("node", "")))
-    return version_key(found.group(1)) if found else ()
-
-
 def node_folder(version: str) -> Path | None:
     """The folder of a Node new enough for ``version`` to put first on PATH, or None when the
     system's will do."""
-    needed = _needed_node(version)
-    if not needed or _node_version("node") >= needed:
-        return None
-    folder = install(NODE_PACKAGE, NODE_VERSION).folder / "node_modules" / NODE_PACKAGE / "bin"
-    if _node_version(str(folder / "node")) < needed:
-        raise HarvestError(f"pi {version} needs Node {'.'.join(map(str, needed))}; npm's is older")
-    return folder
+    return common_node_folder(package(version), version, "pi")
 
 
 def prepare(version: str) -> None:

@@ -38,8 +38,7 @@ def check_whoami(
             if REFUSAL not in output:
                 wrong.append(f"request {index + 1}: expected the refusal, got {output[:80]!r}")
             continue
-        # The JSON line of the output (a host may frame a tool's output with lines of its own).
-        line = next((t for t in output.splitlines() if t.startswith("{")), output)
+        line = answer_line(output)
         try:
             answer = json.loads(line)
         except ValueError:
@@ -52,6 +51,18 @@ def check_whoami(
         return [f"WHOAMI WRONG {line}" for line in wrong]
     what = "the right count and file" if named else "the refusal (no session variable)"
     return [f"whoami: {len(answers)} answer(s) from {shell}, each {what}"]
+
+
+def answer_line(output: str) -> str:
+    """The JSON line of a whoami output: a host may frame a tool's output with lines of its
+    own, or a label on the same line (Qwen Code's ``Output: {...}``)."""
+    for text in output.splitlines():
+        if text.startswith("{"):
+            return text
+    for text in output.splitlines():
+        if text.startswith("Output: {"):
+            return text.removeprefix("Output: ")
+    return output
 
 
 def hook_file_value(path: Path) -> object:
