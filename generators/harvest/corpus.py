@@ -275,6 +275,7 @@ def title(item: Harvested, expect: dict[str, Any]) -> str:
     entry = item.entry
     names = {"codex": "Codex", "gemini-cli": "Gemini CLI", "pi": "pi", "opencode": "opencode"}
     names["copilot-cli"] = "GitHub Copilot CLI"
+    names["cline"] = "Cline CLI"
     name = names.get(item.host, item.host)
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"
     if expect["outcome"] == "reject" and expect["error"] != "E-UNMEASURABLE":

@@ -23,11 +23,13 @@ basic-agent-chat-loop (PyPI): 1.5.1 (JSON + Markdown in ~/agent-conversations, r
 GitHub Copilot CLI: 1.0.60 (the last with readable JS and schemas), 1.0.85 (the Copilot SDK's
 pin of mid 2026), 1.0.102 (the newest: `outcome`, `model.*`). 1.0.20 runs, but each tool call
 over the scripted server took about 100 s of CPU there (a scenario outlives the 600 s limit).
+Cline CLI: 1.0.10 (Go around extension core 3.52.0), 2.18.0 (Node around core 3.82.0): the
+extension's task folders; 3.0.65 (the SDK's session folders, the newest).
 """
 
 from __future__ import annotations
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, opencode, pi
+from .hosts import chat_loop, cline, codex, copilot_cli, gemini, opencode, pi
 
 VERSIONS: dict[str, tuple[str, ...]] = {
     "codex": ("0.40.0", "0.80.0", "0.111.0", "0.130.0", "0.150.1", "0.166.0", "0.169.0"),
@@ -36,6 +38,7 @@ VERSIONS: dict[str, tuple[str, ...]] = {
     "opencode": ("1.0.0", "1.0.98", "1.1.65", "1.2.1", "1.14.41", "1.18.33"),
     "chat-loop": ("1.5.1", "1.6.0", "1.7.0", "1.9.0", "1.10.0"),
     "copilot-cli": ("1.0.60", "1.0.85", "1.0.102"),
+    "cline": ("1.0.10", "2.18.0", "3.0.65"),
 }
 
 
@@ -49,6 +52,7 @@ def jobs() -> list[tuple[str, str, str]]:
         ("opencode", opencode),
         ("chat-loop", chat_loop),
         ("copilot-cli", copilot_cli),
+        ("cline", cline),
     ):
         for version in VERSIONS[host]:
             out.extend(
