@@ -280,6 +280,8 @@ def title(item: Harvested, expect: dict[str, Any]) -> str:
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"
     if expect["outcome"] == "reject" and expect["error"] != "E-UNMEASURABLE":
         answer = f"rejected: {expect['error']}"
+    elif expect["outcome"] == "reject" and int(entry["records"]) > 0:  # the latest kept (CLN-12)
+        answer = f"{entry['expected']} compactions, the latest kept: unmeasurable"
     elif expect["outcome"] == "reject":
         answer = "no compaction recorded: unmeasurable"
     else:

@@ -107,6 +107,24 @@ def end_strays() -> list[int]:
     return ended
 
 
+GENERIC_RELEASE = "6.1.0"  # what a copied folder says instead of this machine's kernel release
+
+
+def scrub(folder: Path) -> list[str]:
+    """Replace this machine's kernel release (``os.uname().release``: Cline's
+    ``task_metadata.json`` keeps it as ``os_version``) by a generic one in every file of a
+    copied folder; the namespace hides the host name and home, not the kernel. Returns the
+    files changed."""
+    release = os.uname().release
+    changed = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        if release.encode() in data:
+            path.write_bytes(data.replace(release.encode(), GENERIC_RELEASE.encode()))
+            changed.append(path.name)
+    return changed
+
+
 def _free_port() -> int:
     """A port free on the loopback now (the core and its host bridge each need one)."""
     with socket.socket() as probe:
@@ -359,6 +377,28 @@ class Cli1:
         end_strays()
 
 
+# What a `task.compaction_executed` event keeps: which session, how, and what it removed. Not
+# the telemetry ids (`distinct_id`, `device_id`: a hash of this machine) nor the platform.
+EVENT_KEYS = ("ulid", "strategy", "mode", "messagesBefore", "messagesAfter", "messagesRemoved")
+
+
+def compaction_events(log: str) -> list[str]:
+    """The SDK's own record of its compactions, from ``logs/cline.log`` (pino JSON lines): one
+    line per ``task.compaction_executed`` event, reduced to its time and ``EVENT_KEYS``."""
+    out = []
+    for line in log.splitlines():
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(value, dict) or value.get("event") != "task.compaction_executed":
+            continue
+        properties = value.get("properties")
+        kept = {k: properties.get(k) for k in EVENT_KEYS} if isinstance(properties, dict) else {}
+        out.append(json.dumps({"time": value.get("time"), "event": value["event"], **kept}))
+    return out
+
+
 def drive_sdk(install: Install, scenario: str, server: ScriptedServer, logs: Path) -> Outcome:
     """Cline CLI 3.x: one headless run whose two shell calls each report a prompt far over the
     provider's window, so the SDK compacts (agentic: a summary request) before the requests
@@ -389,11 +429,8 @@ def drive_sdk(install: Install, scenario: str, server: ScriptedServer, logs: Pat
     session = sessions[0].name
     target = logs / "sessions" / session
     shutil.copytree(sessions[0], target)
-    events = [
-        line
-        for line in (DATA / "logs" / "cline.log").read_text("utf-8").splitlines()
-        if "task.compaction_executed" in line or "Context compaction completed" in line
-    ]
+    scrub(target)
+    events = compaction_events((DATA / "logs" / "cline.log").read_text("utf-8"))
     (logs / "compaction-events.jsonl").write_text("".join(f"{e}\n" for e in events), "utf-8")
     labels = [entry.classification for entry in server.entries]
     notes = [f"steps: {'; '.join(steps)}", f"log: {json.dumps(_tally(labels))}"]
@@ -428,9 +465,12 @@ def drive(
         raise HarvestError("cline ran no task")
     target = logs / "tasks" / cli.task
     shutil.copytree(DATA / "tasks" / cli.task, target)
+    scrubbed = scrub(target)
     labels = [entry.classification for entry in server.entries]
     caused = cline_script.reboots(labels)
     notes = [f"steps: {'; '.join(cli.steps)}", f"log: {json.dumps(_tally(labels))}"]
+    if scrubbed:
+        notes.append(f"kernel release made generic in {', '.join(scrubbed)}")
     return Outcome([Thread(cli.task, "own", target, caused)], notes)
 
 
