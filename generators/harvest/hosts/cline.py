@@ -47,6 +47,7 @@ DATA = HOME / ".cline" / "data"
 OVER = "report 120000 input tokens"  # over 98k of the 128k window an unknown model gets
 # Each Cline process takes 40 s and more to start on a loaded machine, five per scenario.
 SERVER_SECONDS = 1500
+STUCK = 30.0  # seconds a resumed 2.x turn may wait on its own resume ask
 RUN_SECONDS = 1600
 CORE_SCENARIOS = ("auto", "auto-twice", "smol", "smol-feedback", "truncation", "failure", "resume")
 
@@ -164,7 +165,12 @@ def turns(scenario: str) -> list[str]:
         "auto-twice": [f"{turn} 1. {over}", f"{turn} 2. {over}", f"{turn} 3."],
         "smol": [f"{turn} 1.", "/smol", "ACCEPT", f"{turn} 2."],
         "smol-feedback": [f"{turn} 1.", "/smol", "Feedback: keep the step numbers.", f"{turn} 2."],
-        "truncation": [f"{turn} 1. {over}", f"{turn} 2.", f"{turn} 3."],
+        # a history long enough that dropping half of it removes messages
+        "truncation": [
+            f"{turn} 1. answer with 4 shell tool calls",
+            f"{turn} 2. {over}",
+            f"{turn} 3.",
+        ],
         "failure": [f"{turn} 1. {over}; fail the summary", f"{turn} 2."],
         "resume": [f"{turn} 1. {OVER}", "RESUME", f"{turn} 2. {over}", f"{turn} 3."],
     }
@@ -194,13 +200,50 @@ class Cli2:
             argv.append("--auto-condense")
         if self.task:
             argv += ["-T", self.task]
-        done = run([*argv, text], _env(), timeout=400)
-        self._keep(text[:20], done.stdout + done.stderr, done.returncode)
+        for attempt in range(1, 4):
+            output, rc, stuck = self._attempt([*argv, text])
+            self._keep(f"{text[:20]} (try {attempt})", output, rc)
+            if not stuck:
+                break
+        else:
+            raise HarvestError("cline 2.x: a resumed turn never reached the model in 3 tries")
         if not self.task:
             found = tasks()
             if not found:
                 raise HarvestError("cline wrote no task folder")
             self.task = found[-1].name
+
+    def _attempt(self, argv: list[str]) -> tuple[str, int, bool]:
+        """One process; ``stuck`` when it resumed the task (a ``resume_task`` ask) and then sent
+        nothing for ``STUCK`` seconds. 2.18 does that when it resumes a completed task: the
+        prompt is never given as the answer. The next try resumes a task whose last ask is that
+        ``resume_task``, and answers it (measured)."""
+        out = self.logs / "cline-attempt.out"
+        with out.open("w") as sink:
+            process = subprocess.Popen(
+                argv,
+                cwd=PROJECT,
+                env=_env(),
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+            start, asked, seen = time.monotonic(), 0.0, len(self.server.entries)
+            stuck = False
+            while process.poll() is None:
+                time.sleep(1.0)
+                if time.monotonic() - start > 400:
+                    process.kill()
+                    raise HarvestError("cline 2.x: a turn took over 400 s")
+                if len(self.server.entries) != seen:
+                    asked = -1.0  # it reached the model: never stuck
+                elif not asked and '"ask":"resume_task"' in out.read_text("utf-8", "replace"):
+                    asked = time.monotonic()
+                if asked > 0 and time.monotonic() - asked > STUCK:
+                    process.kill()
+                    stuck = True
+            process.wait()
+        return out.read_text("utf-8", "replace"), int(process.returncode or 0), stuck
 
     def accept(self) -> None:
         raise HarvestError("cline 2.x: accepting a /smol summary is not scripted yet")
