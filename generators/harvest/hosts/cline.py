@@ -1,24 +1,29 @@
-"""Cline CLI 1.0.x and 2.x (``cline``, Apache-2.0) driven offline against the scripted model.
+"""Cline CLI (``cline``, Apache-2.0) driven offline against the scripted model.
 
-Both run the VS Code extension's core outside VS Code and write its task folders,
+1.x and 2.x run the VS Code extension's core outside VS Code and write its task folders,
 ``~/.cline/data/tasks/<id>/`` (``api_conversation_history.json``, ``ui_messages.json``,
 ``task_metadata.json``, ``context_history.json`` once anything was cut), in the extension's own
 format: 1.0.10 is a Go ``cline`` plus ``cline-host`` around extension core 3.52.0, 2.18.0 a Node
-program (``dist/cli.mjs``) around core 3.82.0. The provider is ``openai`` (OpenAI-compatible,
-``cline auth -p openai -b <server>``) with model ``gpt-5-probe``: a GPT-5 name puts it in the
-"next-gen" family that auto-compacts (``summarize_task``), and an unknown model gets a 128k
-window, so a reply reporting 120,000 prompt tokens puts the next request over the 98k threshold.
-The answers come from ``cline_script.py`` (every reply a tool use).
+program (``dist/cli.mjs``) around core 3.82.0. The provider is ``openai`` (OpenAI-compatible)
+with model ``gpt-5-probe``: a GPT-5 name puts it in the "next-gen" family that auto-compacts
+(``summarize_task``), and an unknown model gets a 128k window, so a reply reporting 120,000
+prompt tokens puts the next request over the 98k threshold. The answers come from
+``cline_script.py`` (every reply a tool use).
 
 - 1.0.x: the core's state (provider, model, ``useAutoCondense``) is written into
   ``globalState.json`` and ``secrets.json`` and the core started as ``cline instance new``
-  starts it (both wait only 12 s for it, too little on a loaded machine); ``cline task new -y
-  -m act "…"`` then ``cline task send -y "…"``
-  per turn; ``cline task send -y --approve`` accepts a ``/smol`` summary; a resume is ``cline
-  task open <id>`` in a fresh instance. ``task view -c`` never returns after a follow-up, so
-  the driver waits for the server to fall quiet instead.
-- 2.x: one process per turn, ``cline -y --act --json [--auto-condense] [-T <id>] "…"``; every
-  turn after the first is a resume from disk.
+  starts it (``cline auth`` and ``instance new`` wait only 12 s for a core, too little on a
+  loaded machine); ``cline task new -y -m act "…"`` then ``cline task send -y "…"`` per turn;
+  ``cline task send -y --approve`` accepts a ``/smol`` summary, a ``task send`` with text
+  answers it with feedback; a resume is ``cline task open <id>`` in a fresh core. ``task view
+  -c`` never returns after a follow-up, so the driver waits for the task's next ask on disk.
+- 2.x: ``cline auth -p openai -b <server>``, then one process per turn, ``cline -y --act --json
+  [--auto-condense] [-T <id>] "…"``; every turn after the first is a resume from disk, and a
+  resumed process that hangs on its own resume ask is ended and started again. ``/smol`` is not
+  driven: given as the prompt of a resumed process it never reached the model (three tries).
+- 3.x (``@cline/cli-linux-x64``, the Cline SDK): ``cline auth``, a ``contextWindow`` added to
+  ``settings/providers.json``, one headless ``cline --json`` run; its session folder
+  ``sessions/<id>/`` and the compaction events of ``logs/cline.log`` are kept.
 
 The count of a run is the server log's (``cline_script.reboots``): summaries answered and then
 carried to the model (``continued``), plus ``/smol`` summaries the user accepted.
@@ -50,8 +55,7 @@ SERVER_SECONDS = 1500
 STUCK = 20.0  # seconds a resumed 2.x turn may wait on its own resume ask
 RUN_SECONDS = 1600
 CORE_SCENARIOS = ("auto", "auto-twice", "smol", "smol-feedback", "truncation", "failure", "resume")
-
-
+SMOL = ("smol", "smol-feedback")  # 1.x only
 SDK_SCENARIOS = ("sdk-auto",)
 SCENARIOS = (*CORE_SCENARIOS, *SDK_SCENARIOS)
 SDK_PACKAGE = "@cline/cli-linux-x64"  # 3.x: one Bun-compiled binary per platform
@@ -69,6 +73,8 @@ def supports(version: str, scenario: str) -> bool:
     3.x (the SDK's session folders) its automatic compaction."""
     if version_key(version) >= (3,):
         return scenario in SDK_SCENARIOS
+    if version_key(version) >= (2,) and scenario in SMOL:  # see the module's docstring
+        return False
     return scenario in CORE_SCENARIOS and version_key(version) >= (1,)
 
 
@@ -246,7 +252,7 @@ class Cli2:
         return out.read_text("utf-8", "replace"), int(process.returncode or 0), stuck
 
     def accept(self) -> None:
-        raise HarvestError("cline 2.x: accepting a /smol summary is not scripted yet")
+        raise HarvestError("cline 2.x: /smol is not driven (it never reached the model)")
 
     def resume(self) -> None:
         """Every 2.x turn is a resume from disk already: nothing more to do."""
