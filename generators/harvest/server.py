@@ -36,7 +36,8 @@ class LogEntry:
     path: str
     model: str
     classification: str  # "turn", "tool-call", "summary", "summary-cut" (a summary streamed cut
-    # short), "summary-failed", "models", "refused", "count-tokens"
+    # short), "summary-failed", "models", "refused", "count-tokens"; Cline's labels
+    # (cline_script): "continued", "condense", "condense-accepted", "condense-feedback"
     input_tokens: int
     status: int
     digest: str
