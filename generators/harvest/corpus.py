@@ -281,7 +281,9 @@ def title(item: Harvested, expect: dict[str, Any]) -> str:
     if expect["outcome"] == "reject" and expect["error"] != "E-UNMEASURABLE":
         answer = f"rejected: {expect['error']}"
     elif expect["outcome"] == "reject" and int(entry["records"]) > 0:  # the latest kept (CLN-12)
-        answer = f"{entry['expected']} compactions, the latest kept: unmeasurable"
+        done = int(entry["expected"])
+        answer = f"{done} summar{'y' if done == 1 else 'ies'} carried on, "
+        answer += "the latest compaction kept: unmeasurable"
     elif expect["outcome"] == "reject":
         answer = "no compaction recorded: unmeasurable"
     else:

@@ -14,7 +14,8 @@ def test_each_program_runs_its_own_scenarios_from_its_own_package() -> None:
     assert cline.supports("1.0.10", "smol") and cline.supports("2.18.0", "resume")
     assert not cline.supports("2.18.0", "smol")  # a resumed /smol never reached the model
     assert not cline.supports("2.18.0", "sdk-auto") and not cline.supports("3.0.65", "smol")
-    assert cline.supports("3.0.65", "sdk-auto") and not cline.supports("0.8.2", "auto")
+    assert cline.supports("3.0.65", "sdk-auto") and cline.supports("3.0.65", "sdk-failure")
+    assert not cline.supports("0.8.2", "auto")
     assert (cline.package("2.18.0"), cline.package("3.0.65")) == ("cline", "@cline/cli-linux-x64")
 
 

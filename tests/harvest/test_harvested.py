@@ -265,8 +265,9 @@ def test_each_cline_folder_holds_the_records_the_manifest_says() -> None:
         assert folder.is_dir(), entry["file"]
         records = _cline_records(folder)
         assert records == entry["records"], entry["file"]
-        if entry["era"] == "S1":  # the latest projection only, however many compactions
-            assert records == 1 and int(str(entry["expected"])) >= 1, entry["file"]
+        if entry["era"] == "S1":  # the latest projection only, however many compactions,
+            # and a basic one (no summary: the SDK's fallback when every summary fails) alike
+            assert records == 1, entry["file"]
         else:
             assert records == entry["expected"], entry["file"]
 

@@ -56,7 +56,7 @@ STUCK = 20.0  # seconds a resumed 2.x turn may wait on its own resume ask
 RUN_SECONDS = 1600
 CORE_SCENARIOS = ("auto", "auto-twice", "smol", "smol-feedback", "truncation", "failure", "resume")
 SMOL = ("smol", "smol-feedback")  # 1.x only
-SDK_SCENARIOS = ("sdk-auto",)
+SDK_SCENARIOS = ("sdk-auto", "sdk-failure")
 SCENARIOS = (*CORE_SCENARIOS, *SDK_SCENARIOS)
 SDK_PACKAGE = "@cline/cli-linux-x64"  # 3.x: one Bun-compiled binary per platform
 SDK_WINDOW = 12000  # the provider's contextWindow: the SDK compacts at 0.9 of it
@@ -451,8 +451,8 @@ def compaction_events(log: str) -> list[str]:
 def drive_sdk(install: Install, scenario: str, server: ScriptedServer, logs: Path) -> Outcome:
     """Cline CLI 3.x: one headless run whose two shell calls each report a prompt far over the
     provider's window, so the SDK compacts (agentic: a summary request) before the requests
-    that carry their results. Copies ``sessions/<id>/`` and the compaction events of
-    ``logs/cline.log``."""
+    that carry their results; ``sdk-failure``: every summary request fails. Copies
+    ``sessions/<id>/`` and the compaction events of ``logs/cline.log``."""
     fast_dns()
     program = str(install.folder / "node_modules" / SDK_PACKAGE / "bin" / "cline")
     steps = []
@@ -468,6 +468,8 @@ def drive_sdk(install: Install, scenario: str, server: ScriptedServer, logs: Pat
         raise HarvestError(f"cline auth wrote no usable providers.json: {error}") from None
     providers.write_text(json.dumps(settings, indent=2), encoding="utf-8")
     prompt = f"{cline_script.TURN} 1. answer with 2 shell tool calls; {SDK_OVER}"
+    if scenario == "sdk-failure":  # every summary request fails: the SDK falls back to basic
+        prompt += "; fail the summary"
     done = run([program, "--json", "-P", provider, "-m", MODEL, prompt], _env(), timeout=400)
     steps.append(f"run rc={done.returncode} requests={len(server.entries)}")
     (logs / "cline-run.out").write_text((done.stdout + done.stderr)[-20000:], "utf-8")
