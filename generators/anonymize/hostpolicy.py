@@ -29,7 +29,7 @@ from .pseudonym import Pseudonyms
 # The scan looks for replaced strings of at least this many bytes: a shorter one (a word, a
 # digit) can appear in any pseudonym or kept text by chance.
 MIN_SECRET = 8
-FORMATS = frozenset({"vscode", "records", "opencode", "markdown"})
+FORMATS = frozenset({"vscode", "records", "opencode", "markdown", "folder"})
 _PATH = re.compile(r"[^\s]*[/\\][^\s]*")
 _SEPARATORS = re.compile(r"([/\\]+)")
 _EXTENSIONS = (".jsonl.zst", ".jsonl", ".json", ".md", ".db")

@@ -8,6 +8,10 @@ The host that claims IN (the injected `HostView`, generators/view.py) gives its 
 - `markdown`: a chat-loop session file and the files its count walks (the header's link to the
   previous file, in the same folder, until a file that names none): OUT is the asked file's new
   place, the earlier files go beside it under their new ids;
+- `folder`: a session folder of several JSON documents (a Cline family task folder, a Cline SDK
+  session folder): OUT a new folder holding every `.json` file rewritten whole; other files
+  (images, `settings` of other formats) are left out, and a file named after the folder (the SDK's
+  `<id>.messages.json`) is named after OUT;
 - `opencode`: a database (OUT a new database holding only the asked session's rows) or a storage
   folder (OUT a new folder with only the asked session's files); `--session` names the session
   when the store holds several.
@@ -131,6 +135,8 @@ def _check_output_name(fmt: str, source: Path, target: Path) -> None:
             raise Refusal(f"{source}: decompress it first (zstd -d), then anonymize the .jsonl", 2)
         if target.suffix != source.suffix:
             raise Refusal(f"{target}: must end in {source.suffix} like the input", 2)
+    elif fmt == "folder" and not source.is_dir():
+        raise Refusal(f"{source}: give the session's folder (its files are counted together)", 2)
     elif fmt == "markdown" and target.suffix != ".md":
         raise Refusal(f"{target}: must end in .md like the input", 2)
     if not target.parent.is_dir():
@@ -148,12 +154,29 @@ def _write(
         return staged, None, []
     if fmt == "markdown":
         return staged, None, _write_chain(source, staged, run_)
+    if fmt == "folder":
+        _write_folder(source, staged, run_)
+        return staged, None, []
     assert session is not None
     if source.is_dir():
         new = opencode.anonymize_storage(source, staged, session, run_.replacer, run_.records)
     else:
         new = opencode.anonymize_database(source, staged, session, run_.replacer, run_.records)
     return staged, new, []
+
+
+def _write_folder(source: Path, staged: Path, run_: Run) -> None:
+    """Every `.json` document of the folder, rewritten whole under its name (the folder's own
+    name in a file name becomes OUT's: CLN-12 finds `<folder>.messages.json`)."""
+    staged.mkdir()
+    for item in sorted(source.iterdir()):
+        if not item.name.endswith(".json") or not item.is_file() or item.is_symlink():
+            continue
+        name = item.name
+        if name.startswith(source.name + "."):
+            name = staged.name + name[len(source.name) :]
+        with item.open("rb") as reader, (staged / name).open("wb") as writer:
+            rewrite_file(reader, writer, ".json", run_.records)
 
 
 def _write_chain(source: Path, staged: Path, run_: Run) -> list[Path]:

@@ -31,11 +31,11 @@ SPEC = SPEC_DIR
 CASE_FILE = "case.toml"
 TAGS_FILE = "tags.toml"
 SCHEMA_FILE = "case.schema.json"
-CONTAINERS = ("jsonl", "json", "sqlite", "storage", "markdown")
+CONTAINERS = ("jsonl", "json", "sqlite", "storage", "markdown", "folder")
 # The containers whose input is a folder of files (`input/`, copied whole) and the `input` key
 # naming the path under it that the candidate is given (spec/FIXTURES.md, "Inputs of several
 # files"): an opencode database or storage folder, basic-agent-chat-loop session files.
-FOLDER_CONTAINERS = ("sqlite", "storage", "markdown")
+FOLDER_CONTAINERS = ("sqlite", "storage", "markdown", "folder")
 INPUT_FOLDER = "input"
 # A four-character ID, or a real log's `realworld-<slug>` (spec/FIXTURES.md, "Real logs").
 ID_PATTERN = re.compile(r"^(?:[A-HJ-NP-Z2-9]{4}|realworld-[a-z0-9-]+)$")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .chat_loop.case import ADAPTER as CHAT_LOOP
 from .claude_code.case import ADAPTER as CLAUDE_CODE
+from .cline.case import ADAPTER as CLINE
 from .codex.case import ADAPTER as CODEX
 from .copilot_cli.case import ADAPTER as COPILOT_CLI
 from .gemini_cli.case import ADAPTER as GEMINI_CLI
@@ -27,4 +28,5 @@ ADAPTERS: tuple[Adapter, ...] = (
     NO_HOST,
     OPENCODE,
     COPILOT_CLI,
+    CLINE,
 )

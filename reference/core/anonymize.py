@@ -9,7 +9,8 @@ reference: it gets the policy as plain data through the view `rebootspec` inject
 A policy (`Host.anonymize_policy()`) is a dict:
 - `format`: how the input is laid out: `"vscode"` (VS Code's own rewriter in the generators,
   keyed by the era table), `"records"` (a log of JSON records, or one JSON document),
-  `"opencode"` (a database or a storage folder, the session's rows only), `"markdown"` (a
+  `"opencode"` (a database or a storage folder, the session's rows only), `"folder"` (a
+  session folder of JSON documents, each rewritten whole: the Cline family), `"markdown"` (a
   chat-loop session file and the files of its chain);
 - `keys`: member names that are structure, kept byte for byte; every other member name is data
   (a map keyed by file names, ids, header names) and gets a pseudonym like a value;

@@ -33,6 +33,9 @@ class Host:
     # HST-2: the host whose rules judge a file no row claims before its first value is an object
     # (no value, not JSON, not an object): VS Code's (ERR-1, ERR-3, ERR-4), keeping 2.0's answers.
     fallback: bool = False
+    # HST-1: the key of the host whose reader this host shares (spec/hosts.toml `family`): its
+    # files are that family's format, read by the owner's reader under this host's own key.
+    family: str = ""
     # Environment variables that move this host's stores, named in `count --session`'s hint.
     store_variables: tuple[str, ...] = ()
     # Its kind of input, for people (`smoke`'s row for the host).

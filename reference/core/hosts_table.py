@@ -44,7 +44,23 @@ SOURCE = (b'# The host table (rule HST-1): every host whose logs spec 3.0 counts
  b'_prefixes = ["CPL"]\n# CPL-2: P0 (up to 0.0.372: no compaction, counts 0), P1 (0.'
  b'0.376 to about 1.0.9x), P2 (1.0.102:\n# `outcome`, `compactionAttemptId`). No era'
  b' is unmeasurable. Also VS Code\'s Agent Host (CPL-11).\neras = ["P0", "P1", "P2"]\n'
- b'module = "copilot_cli"\ndetect_rank = 60\n')
+ b'module = "copilot_cli"\ndetect_rank = 60\n\n[cline]\nname = "Cline"\nchapter = "h'
+ b'osts/cline.md"\nrule_prefixes = ["CLN"]\nmodule = "cline"\ndetect_rank = 3\n# CLN-3:'
+ b' L0 (task folder before 3.13.3: legacy truncation only, counts 0), L1 (3.13.3: /smol'
+ b'\n# condense), L2 (3.25: auto-compact summarize_task), S1 (the SDK session folder'
+ b' of CLI 3.x and\n# extension 4.x: 0 without a compaction file, else E-UNMEASURABL'
+ b'E, CLN-12).\neras = ["L0", "L1", "L2", "S1"]\n\n[roo-code]\nname = "Roo Code"\nch'
+ b'apter = "hosts/cline.md"\nrule_prefixes = ["CLN"]\nmodule = "roo_code"\n# HST-1: a '
+ b"member of the Cline family: Cline's reader reads its task folders (CLN-2).\nfamil"
+ b'y = "cline"\ndetect_rank = 4\n# CLN-3: R0 (no LLM condense: counts 0), R1 (3.17: a'
+ b' summary without a ui record:\n# E-UNMEASURABLE), R2 (3.18-3.35: condense_context'
+ b' rows; the api history keeps the latest\n# summary only), R3 (3.36+: non-destruct'
+ b'ive condense, sliding_window_truncation).\neras = ["R0", "R1", "R2", "R3"]\n\n[kilo'
+ b'-code]\nname = "Kilo Code extension"\nchapter = "hosts/cline.md"\nrule_prefixes = ['
+ b'"CLN"]\nmodule = "kilo_code"\nfamily = "cline"\ndetect_rank = 5\n# CLN-3: KX0 (a sum'
+ b'mary without a ui record: E-UNMEASURABLE), KX1 (condense_context rows, the\n# api'
+ b' history keeps the latest summary only), KX2 (non-destructive condense).\neras = '
+ b'["KX0", "KX1", "KX2"]\n')
 
 TABLE = {'vscode': {'name': 'VS Code Copilot Chat',
             'chapter': 'hosts/vscode.md',
@@ -94,4 +110,24 @@ TABLE = {'vscode': {'name': 'VS Code Copilot Chat',
                  'rule_prefixes': ['CPL'],
                  'eras': ['P0', 'P1', 'P2'],
                  'module': 'copilot_cli',
-                 'detect_rank': 60}}
+                 'detect_rank': 60},
+ 'cline': {'name': 'Cline',
+           'chapter': 'hosts/cline.md',
+           'rule_prefixes': ['CLN'],
+           'module': 'cline',
+           'detect_rank': 3,
+           'eras': ['L0', 'L1', 'L2', 'S1']},
+ 'roo-code': {'name': 'Roo Code',
+              'chapter': 'hosts/cline.md',
+              'rule_prefixes': ['CLN'],
+              'module': 'roo_code',
+              'family': 'cline',
+              'detect_rank': 4,
+              'eras': ['R0', 'R1', 'R2', 'R3']},
+ 'kilo-code': {'name': 'Kilo Code extension',
+               'chapter': 'hosts/cline.md',
+               'rule_prefixes': ['CLN'],
+               'module': 'kilo_code',
+               'family': 'cline',
+               'detect_rank': 5,
+               'eras': ['KX0', 'KX1', 'KX2']}}

@@ -101,6 +101,7 @@ def _load() -> tuple[Host, ...]:
         host.chapter = row["chapter"]
         host.rank = int(row["detect_rank"])
         host.fallback = bool(row.get("fallback", False))
+        host.family = str(row.get("family", ""))
         found.append(host)
     return tuple(found)
 

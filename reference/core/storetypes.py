@@ -73,3 +73,4 @@ def expand(value: str, home: str) -> str:
     if value.startswith(("~/", "~\\")):
         return os.path.join(home, value[2:])
     return value
+

@@ -220,6 +220,7 @@ def _match(folder: str, name: str, store: Store | None, label: str) -> Found | N
         if named is None:
             return None
         host, ident = named
+        ident = ident or os.path.basename(folder)  # a name that carries no id: the folder's
     else:
         match = store.pattern.fullmatch(name)
         if match is None:

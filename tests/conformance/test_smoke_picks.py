@@ -31,6 +31,9 @@ def test_one_case_per_kind(tmp_path: Path) -> None:
         "opencode store": None,
         "chat-loop chain": None,
         "copilot events.jsonl": None,
+        "cline task folder": None,
+        "roo code task folder": None,
+        "kilo code task folder": None,
     }
 
 
@@ -104,6 +107,13 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
     assert chain is not None and chain.host == "basic-agent-chat-loop" and chain.input_root
     copilot = chosen["copilot events.jsonl"]
     assert copilot is not None and copilot.host == "copilot-cli" and copilot.expect["reboots"] > 0
+    for label, key in (
+        ("cline task folder", "cline"),
+        ("roo code task folder", "roo-code"),
+        ("kilo code task folder", "kilo-code"),
+    ):
+        case = chosen[label]
+        assert case is not None and case.host == key and case.expect["reboots"] > 0
     # The VS Code picks stay VS Code cases: a counter of VS Code alone smoke-tests its adapter.
     hosts = (
         "codex rollout",
@@ -113,6 +123,9 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
         "opencode store",
         "chat-loop chain",
         "copilot events.jsonl",
+        "cline task folder",
+        "roo code task folder",
+        "kilo code task folder",
     )
     others = [case for label, case in chosen.items() if label not in hosts]
     assert all(case is not None and case.host == "vscode" for case in others)

@@ -67,6 +67,7 @@ from rebootspec.reference.hosts.vscode.count import (
 from rebootspec.reference.hosts.vscode.eras import vocabulary
 from rebootspec.reference.hosts.vscode.replay import BOM, _Replayer, load_path, parse_json
 from tests.gallery.chat_loop_counters import CHAT_LOOP_GALLERY
+from tests.gallery.cline_counters import CLINE_GALLERY
 from tests.gallery.copilot_counters import COPILOT_GALLERY
 
 CLAUDE_CODE, CODEX, GEMINI, OPENCODE, PI = "claude-code", "codex", "gemini-cli", "opencode", "pi"
@@ -1059,6 +1060,7 @@ GALLERY: dict[str, Counter] = {
     "databases-only": _databases_only,
     **CHAT_LOOP_GALLERY,  # basic-agent-chat-loop (BCL-*): tests/gallery/chat_loop_counters.py
     **COPILOT_GALLERY,  # the Copilot CLI (CPL-*): tests/gallery/copilot_counters.py
+    **CLINE_GALLERY,  # the Cline family (CLN-*): tests/gallery/cline_counters.py
 }
 
 

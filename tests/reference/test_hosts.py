@@ -81,7 +81,7 @@ def test_an_object_of_no_known_host_is_e_host_naming_the_hosts(tmp_path: Path) -
     assert err.getvalue() == (
         f"error: {path}:0: E-HOST: not a session of a known host "
         "(vscode, codex, pi, claude-code, gemini-cli, opencode, basic-agent-chat-loop, "
-        "copilot-cli)\n"
+        "copilot-cli, cline, roo-code, kilo-code)\n"
     )
 
 

@@ -30,6 +30,16 @@ PI_REJECTED = "2LWG"  # E-LIMIT
 OPENCODE_CASE = "6RUU"  # a storage folder; its session has 1 reboot
 CHAT_LOOP_CASE = "2QKE"  # a chain of four files; the newest has 2 reboots
 COPILOT_CASE = "KS9Z"  # 2 reboots (a /compact and a background compaction, P2)
+CLINE_CASE = "U2MG"  # a Cline task folder: 2 reboots (auto-compact twice, L2)
+ROO_CASE = "ZCAQ"  # a Roo Code task folder: 2 reboots (two condense_context rows, R2)
+KILO_CASE = "VEQR"  # a Kilo extension task folder: 1 reboot (an accepted /smol, KX1)
+SDK_CASE = "6PBJ"  # a Cline SDK session folder: 0 reboots
+# The extensions' globalStorage folders (their ids).
+EXTENSIONS = {
+    "cline": "saoudrizwan.claude-dev",
+    "roo-code": "rooveterinaryinc.roo-cline",
+    "kilo-code": "kilocode.kilo-code",
+}
 # Every variable that could point a lookup at the machine's real stores.
 VARIABLES = (
     "HOME",
@@ -41,6 +51,9 @@ VARIABLES = (
     "CLAUDE_CONFIG_DIR",
     "GEMINI_CLI_HOME",
     "COPILOT_HOME",
+    "CLINE_DIR",
+    "CLINE_DATA_DIR",
+    "CLINE_SESSION_DATA_DIR",
     "XDG_DATA_HOME",
     "XDG_CACHE_HOME",  # the listing's cache goes under the fake home too
     "LOCALAPPDATA",
@@ -148,6 +161,37 @@ class FakeHome:
         shutil.copytree(FIXTURES / case / "input", target)
         asked = target / str(meta["input"])
         return asked, asked.stem
+
+    def add_cline_task(self, sid: str, case: str = CLINE_CASE) -> Path:
+        """A task folder of Cline CLI 1.x/2.x: `<CLINE_DIR>/data/tasks/<id>/` (CLN-1)."""
+        base = Path(self.env.get("CLINE_DIR", self.home / ".cline")) / "data"
+        base = Path(self.env.get("CLINE_DATA_DIR", base))
+        return _copy_folder(case, base / "tasks" / sid)
+
+    def add_cline_sdk(self, sid: str, case: str = SDK_CASE) -> Path:
+        """A Cline SDK session folder: `<data>/sessions/<id>/` (CLN-12), files renamed to `sid`."""
+        base = Path(self.env.get("CLINE_DIR", self.home / ".cline")) / "data"
+        base = Path(self.env.get("CLINE_DATA_DIR", base))
+        folder = _copy_folder(case, base / "sessions" / sid)
+        for item in list(folder.iterdir()):
+            old = item.name.split(".", 1)
+            item.rename(folder / f"{sid}.{old[1]}")
+        return folder
+
+    def add_extension_task(
+        self, host: str, sid: str, case: str, profile: str | None = None, product: str = "Code"
+    ) -> Path:
+        """An extension's task folder under VS Code's globalStorage (default or a profile)."""
+        user = self.appdata / product / "User"
+        base = user if profile is None else user / "profiles" / profile
+        return _copy_folder(case, base / "globalStorage" / EXTENSIONS[host] / "tasks" / sid)
+
+
+def _copy_folder(case: str, target: Path) -> Path:
+    """A folder case's input folder (a task or SDK session folder) copied to `target`."""
+    meta = tomllib.loads((FIXTURES / case / "case.toml").read_text("utf-8"))
+    shutil.copytree(FIXTURES / case / "input" / str(meta["input"]), target)
+    return target
 
 
 def _copy(case: str, target: Path) -> Path:

@@ -23,11 +23,14 @@ from rebootspec.reference.core import registry
 from tests.sessions.fake_homes import (
     CHAT_LOOP_CASE,
     CLAUDE_CASE,
+    CLINE_CASE,
     CODEX_CASE,
     COPILOT_CASE,
     GEMINI_CASE,
+    KILO_CASE,
     OPENCODE_CASE,
     PI_CASE,
+    ROO_CASE,
     VSCODE_CASE,
     FakeHome,
     expected,
@@ -72,6 +75,14 @@ def build(home: FakeHome, cwd: Path) -> dict[str, tuple[Path, str, str, int]]:
     cases["basic-agent-chat-loop"] = (chain, chat, "", reboots(CHAT_LOOP_CASE))
     sid = "c0b1a2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d"
     cases["copilot-cli"] = (home.add_copilot(sid), sid, "", reboots(COPILOT_CASE))
+    sid = "1764300000001"  # a Cline task id: the folder's name, a millisecond time
+    cases["cline"] = (home.add_cline_task(sid), sid, "", reboots(CLINE_CASE))
+    sid = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+    task = home.add_extension_task("roo-code", sid, ROO_CASE)
+    cases["roo-code"] = (task, sid, "", reboots(ROO_CASE))
+    sid = "8d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a"
+    task = home.add_extension_task("kilo-code", sid, KILO_CASE, profile="-4a1b2c3d")
+    cases["kilo-code"] = (task, sid, "", reboots(KILO_CASE))
     return cases
 
 

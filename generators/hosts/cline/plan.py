@@ -1,0 +1,142 @@
+"""A task of the Cline family as a plan: its steps in order, and its count.
+
+The expectation comes from the plan alone (spec/hosts/cline.md): in Cline's core one reboot per
+answered auto-compact and per accepted /smol (CLN-4, CLN-6), never a truncation (CLN-7), and only
+those a checkpoint restore left in the folder (CLN-8); in Roo's line one per completed condense
+(CLN-10), a Kilo /smol once (CLN-11); Roo 3.17's summaries and an SDK session that compacted have
+no count (CLN-10, CLN-12).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+CLINE = "cline"
+ROO = "roo-code"
+KILO = "kilo-code"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A user message (or a tool round, `tools` tool calls) and the model's answer."""
+
+    text: str = "go on"
+    tools: int = 1
+
+
+@dataclass(frozen=True)
+class AutoCompact:
+    """Cline's auto-compact (L2): the summarize_task round. `failures`: HTTP errors answered by
+    a retry before the summary is answered; `gave_up`: every retry failed, no summary."""
+
+    failures: int = 0
+    gave_up: bool = False
+
+
+@dataclass(frozen=True)
+class Smol:
+    """`/smol`: the condense tool's summary, accepted or answered with feedback (CLN-6). In the
+    Kilo extension an accepted one also runs Roo's condense (`condense_fails`, CLN-11)."""
+
+    accepted: bool = True
+    condense_fails: bool = False
+
+
+@dataclass(frozen=True)
+class Truncate:
+    """Cline's legacy truncation: a new deleted range and the one-time note (CLN-7)."""
+
+
+@dataclass(frozen=True)
+class Resume:
+    """The task is opened again (`task open`, `-T`): resumption messages appended (CLN-9)."""
+
+
+@dataclass(frozen=True)
+class Restore:
+    """A checkpoint restore to the `to`-th turn (1-based, among Turn steps): both files are cut
+    after it, and `deleted_api_reqs` is written (CLN-8)."""
+
+    to: int
+
+
+@dataclass(frozen=True)
+class Condense:
+    """Roo's condense (manual button or automatic over the threshold; the same record)."""
+
+    trigger: str = "automatic"
+    fails: bool = False
+
+
+@dataclass(frozen=True)
+class SlidingWindow:
+    """Roo 3.36's truncation fallback: `sliding_window_truncation`, no summary (CLN-10)."""
+
+
+@dataclass(frozen=True)
+class SdkCompact:
+    """A compaction of a Cline SDK session (CLI 3.x): the compaction file is (over)written."""
+
+    strategy: str = "agentic"
+
+
+Step = (
+    Turn | AutoCompact | Smol | Truncate | Resume | Restore | Condense | SlidingWindow | SdkCompact
+)
+
+
+@dataclass(frozen=True)
+class TaskPlan:
+    """One task: who writes it (`member`), its era, its steps. `version`: the extension core's
+    version task_metadata.json names (Cline; None writes no environment_history). `native`:
+    tool results as native `tool_result` blocks rather than XML-style text."""
+
+    member: str
+    era: str
+    steps: tuple[Step, ...]
+    version: str | None = None
+    native: bool = False
+    task_id: str = "1764200000000"
+    title: str = "make the parser handle CRLF line ends"
+    drop_api: bool = False  # the task folder lost api_conversation_history.json
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def kept_steps(plan: TaskPlan) -> list[Step]:
+    """The steps whose records the folder holds: a Restore cuts everything after its turn."""
+    steps: list[Step] = []
+    for step in plan.steps:
+        if isinstance(step, Restore):
+            turns = 0
+            for index, kept in enumerate(steps):
+                turns += isinstance(kept, Turn)
+                if turns == step.to:
+                    steps = steps[: index + 1]
+                    break
+            continue
+        steps.append(step)
+    return steps
+
+
+def _is_reboot(plan: TaskPlan, step: Step) -> bool:
+    if isinstance(step, AutoCompact):
+        return not step.gave_up
+    if isinstance(step, Smol):
+        return step.accepted and not (plan.member == KILO and step.condense_fails)
+    if isinstance(step, Condense):
+        return not step.fails
+    return False
+
+
+def expected(plan: TaskPlan) -> tuple[str, int | str]:
+    """("count", N) or ("reject", code): what the spec says of the folder the plan leaves."""
+    if plan.drop_api:
+        return "reject", "E-READ"
+    kept = kept_steps(plan)
+    if plan.era == "S1":
+        compacted = any(isinstance(step, SdkCompact) for step in kept)
+        return ("reject", "E-UNMEASURABLE") if compacted else ("count", 0)
+    reboots = sum(_is_reboot(plan, step) for step in kept)
+    if plan.era in ("R1", "KX0") and reboots:
+        return "reject", "E-UNMEASURABLE"  # CLN-10: a summary the ui does not record
+    return "count", reboots

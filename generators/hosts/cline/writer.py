@@ -1,0 +1,501 @@
+"""A model of the Cline family's writers: a plan played into a task folder, the way each line
+writes it (spec/hosts/cline.md; the hosts' source is named there).
+
+Cline's core (cline/cline apps/vscode/src/core/task: message-state.ts stamps every ui row with
+`conversationHistoryIndex` and the current `conversationHistoryDeletedRange`; the
+SummarizeTaskHandler and CondenseHandler set a new range and return the results CLN-4 reads;
+checkpoints/index.ts cuts both arrays and writes `deleted_api_reqs`). Roo's line
+(RooCodeInc/Roo-Code src/core/task/Task.ts, src/core/condense: `condense_context` rows, the api
+history rebuilt before 3.36 and tagged `condenseParent` after). The Kilo extension adds Cline's
+`/smol` (src/core/tools/kilocode/condenseTool.ts) and its `metadata.kiloCode` on checkpoints.
+The files are written as the hosts write them: `JSON.stringify` with no spaces for the two
+message arrays, two-space indentation for task_metadata.json.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .plan import (
+    CLINE,
+    KILO,
+    AutoCompact,
+    Condense,
+    Restore,
+    Resume,
+    SdkCompact,
+    SlidingWindow,
+    Smol,
+    TaskPlan,
+    Truncate,
+    Turn,
+)
+
+T0 = 1764200000000
+CONTINUATION = (
+    "\nThis session is being continued from a previous conversation that ran out of context. "
+    "The conversation is summarized below:\n{summary}.\n\nPlease continue the conversation from "
+    "where we left it off without asking the user any further questions. Continue with the last "
+    "task that you were asked to work on.\n"
+)
+ACCEPTED = (
+    "The user has accepted the condensed conversation summary you generated. This summary covers "
+    "important details of the historical conversation with the user which has been truncated.\n"
+    '<explicit_instructions type="condense_response">It\'s crucial that you respond by ONLY asking '
+    "the user what you should work on next.</explicit_instructions>"
+)
+FEEDBACK = (
+    "The user provided feedback on the condensed conversation summary:\n<feedback>\n{text}\n"
+    "</feedback>"
+)
+SUMMARIZE_ASK = (
+    '<explicit_instructions type="summarize_task">\nThe current conversation is rapidly running '
+    "out of context. Call the summarize_task tool with a detailed summary.\n"
+    "</explicit_instructions>"
+)
+CONDENSE_ASK = (
+    '<explicit_instructions type="condense">\nThe user has explicitly asked you to create a '
+    "detailed summary of the conversation so far. Call the condense tool.\n"
+    "</explicit_instructions>"
+)
+FILES = ("src/parse.py", "src/lines.py", "tests/test_parse.py", "README.md")
+
+
+def dumps(value: Any) -> bytes:
+    """`JSON.stringify(value)`: no spaces, non-ASCII kept."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class Folder:
+    """The task folder being written: both arrays, the range, the clock."""
+
+    def __init__(self, plan: TaskPlan) -> None:
+        self.plan = plan
+        self.roo = plan.member != CLINE
+        self.ui: list[dict[str, Any]] = []
+        self.api: list[dict[str, Any]] = []
+        self.range: list[int] | None = None
+        self.clock = T0
+        self.summaries = 0
+        self.snapshots: list[tuple[int, int, list[int] | None]] = []
+        self.calls = 0
+
+    def now(self) -> int:
+        self.clock += 1500
+        return self.clock
+
+    # -- rows -------------------------------------------------------------------------------
+    def row(self, kind: str, value: str, text: str | None = None, **extra: Any) -> None:
+        row: dict[str, Any] = {"ts": self.now(), "type": kind, kind: value}
+        if text is not None:
+            row["text"] = text
+        row.update(extra)
+        if not self.roo:  # message-state.ts: every new row gets the index and the range
+            row["conversationHistoryIndex"] = len(self.api) - 1
+            if self.range is not None:
+                row["conversationHistoryDeletedRange"] = list(self.range)
+        self.ui.append(row)
+
+    def message(self, role: str, blocks: list[dict[str, Any]], **extra: Any) -> None:
+        message: dict[str, Any] = {"role": role, "content": blocks}
+        if self.roo:
+            message["ts"] = self.clock
+        message.update(extra)
+        self.api.append(message)
+
+    def request(self, tokens: int = 12000) -> None:
+        info = {
+            "request": "...",
+            "tokensIn": tokens,
+            "tokensOut": 180,
+            "cacheWrites": 0,
+            "cacheReads": 0,
+            "cost": 0.01,
+        }
+        extra = {"apiProtocol": "anthropic"} if self.roo else {}
+        self.row("say", "api_req_started", json.dumps(info), **extra)
+
+    def tool_call(self, name: str, params: dict[str, str], lead: str = "") -> None:
+        """The assistant's tool call, XML-style text or a native tool_use block."""
+        self.calls += 1
+        if self.plan.native and not self.roo:
+            blocks: list[dict[str, Any]] = [{"type": "text", "text": lead or "Working on it."}]
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_{self.calls:04d}",
+                    "name": name,
+                    "input": dict(params),
+                }
+            )
+        else:
+            inner = "".join(f"<{k}>{v}</{k}>" for k, v in params.items())
+            blocks = [{"type": "text", "text": f"{lead}\n<{name}>\n{inner}\n</{name}>".strip()}]
+        self.message("assistant", blocks)
+
+    def result(self, name: str, text: str, extra: list[dict[str, Any]] | None = None) -> None:
+        """The user message carrying a tool's result (ToolResultUtils.pushToolResult)."""
+        body = f"[{name}] Result:\n{text}"
+        if self.plan.native and not self.roo:
+            block: dict[str, Any] = {
+                "type": "tool_result",
+                "tool_use_id": f"toolu_{self.calls:04d}",
+                "content": body,
+            }
+        else:
+            block = {"type": "text", "text": body}
+        self.message("user", [block, *(extra or [])])
+
+
+def play(plan: TaskPlan) -> dict[str, bytes]:
+    """The plan on disk: the task folder's files by name (or an SDK session folder's)."""
+    if plan.era == "S1":
+        return _play_sdk(plan)
+    folder = Folder(plan)
+    folder.row("say", "text", plan.title)
+    folder.message(
+        "user",
+        [
+            {"type": "text", "text": f"<task>\n{plan.title}\n</task>"},
+            {
+                "type": "text",
+                "text": "<environment_details>\n# Current Working "
+                "Directory (/home/user/project)\n</environment_details>",
+            },
+        ],
+    )
+    folder.request()
+    first = True
+    for step in plan.steps:
+        if isinstance(step, Turn):
+            _turn(folder, step, first)
+            first = False
+        elif isinstance(step, AutoCompact):
+            _auto_compact(folder, step)
+        elif isinstance(step, Smol):
+            _smol(folder, step)
+        elif isinstance(step, Truncate):
+            _truncate(folder)
+        elif isinstance(step, Resume):
+            _resume(folder)
+        elif isinstance(step, Restore):
+            _restore(folder, step)
+        elif isinstance(step, Condense):
+            _condense(folder, step)
+        elif isinstance(step, SlidingWindow):
+            _sliding_window(folder)
+    files = {"ui_messages.json": dumps(folder.ui)}
+    if not plan.drop_api:
+        files["api_conversation_history.json"] = dumps(folder.api)
+    files["task_metadata.json"] = _metadata(plan)
+    return files
+
+
+def _turn(folder: Folder, step: Turn, first: bool) -> None:
+    if not first:  # the user's next message (after the last answer)
+        folder.row("say", "user_feedback", step.text)
+        folder.message("user", [{"type": "text", "text": f"<feedback>\n{step.text}\n</feedback>"}])
+        folder.request()
+    for n in range(step.tools):
+        path = FILES[(folder.calls + n) % len(FILES)]
+        folder.row("say", "text", f"Let me look at {path}.")
+        folder.tool_call("read_file", {"path": path}, f"Let me look at {path}.")
+        tool = json.dumps(
+            {"tool": "readFile", "path": path, "content": f"/home/user/project/{path}"}
+        )
+        folder.row("ask" if folder.roo else "say", "tool", tool)
+        folder.result(f"read_file for '{path}'", "1 | def parse(text):\n2 |     return text\n")
+        folder.request()
+    folder.row("say", "text", "The parser now splits on CRLF as well.")
+    folder.message(
+        "assistant", [{"type": "text", "text": "The parser now splits on CRLF as well."}]
+    )
+    if folder.plan.member == KILO and len(folder.snapshots) == 0:  # Kilo's checkpoint, its mark
+        metadata = {"kiloCode": {"commitRange": {"from": "4b825dc6", "to": "9daeafb9"}}}
+        folder.row("say", "checkpoint_saved", "9daeafb9", metadata=metadata)
+    folder.snapshots.append((len(folder.ui), len(folder.api), folder.range))
+
+
+def _auto_compact(folder: Folder, step: AutoCompact) -> None:
+    """CLN-4: the summarize_task round; its result is written with the next request."""
+    folder.message("user", [{"type": "text", "text": "Continue.\n\n" + SUMMARIZE_ASK}])
+    for attempt in range(step.failures + (3 if step.gave_up else 0)):
+        info = {
+            "attempt": attempt % 3 + 1,
+            "maxAttempts": 3,
+            "delaySeconds": 2,
+            "errorMessage": "500 Internal Server Error",
+        }
+        folder.row("say", "error_retry", json.dumps(info))
+    folder.request(118000)
+    if step.gave_up:  # every retry failed: no summary, the user is asked (RBT-1)
+        folder.row("ask", "api_req_failed", "500 Internal Server Error")
+        return
+    folder.summaries += 1
+    summary = f"1. Primary Request: CRLF handling (summary {folder.summaries})"
+    folder.tool_call("summarize_task", {"context": summary})
+    folder.row("say", "tool", json.dumps({"tool": "summarizeTask", "content": summary}))
+    folder.range = [2, max(len(folder.api) - 2, 2)]
+    folder.result("summarize_task", CONTINUATION.format(summary=summary))
+    folder.range = [folder.range[0], folder.range[1] + 2]  # the next request moves it by two
+    folder.request(9000)
+    folder.message("assistant", [{"type": "text", "text": "Continuing with the CRLF fix."}])
+
+
+def _smol(folder: Folder, step: Smol) -> None:
+    """CLN-6 (Cline) and CLN-11 (Kilo): /smol's condense tool, accepted or answered."""
+    folder.message("user", [{"type": "text", "text": "/smol\n\n" + CONDENSE_ASK}])
+    folder.request()
+    folder.summaries += 1
+    summary = f"Condensed: the CRLF work so far (summary {folder.summaries})"
+    folder.tool_call("condense", {"context": summary})
+    folder.row("ask", "condense", summary)
+    if not step.accepted:
+        folder.row("say", "user_feedback", "also mention the tests")
+        folder.result("condense", FEEDBACK.format(text="also mention the tests"))
+        folder.request()
+        folder.message("assistant", [{"type": "text", "text": "Noted; carrying on."}])
+        return
+    if folder.roo:  # Kilo: Roo's condense runs on acceptance and writes its own row (CLN-11)
+        _condense(folder, Condense("manual", step.condense_fails), before=True)
+    else:
+        folder.range = [2, max(len(folder.api) - 3, 2)]
+    folder.result("condense", ACCEPTED)
+    folder.request(7000)
+    folder.message("assistant", [{"type": "text", "text": "What should I work on next?"}])
+
+
+def _truncate(folder: Folder) -> None:
+    """CLN-7: legacy truncation: half of the middle dropped, no summary."""
+    start = 2 if folder.range is None else folder.range[0]
+    end = max(start, (len(folder.api) // 2) & ~1)
+    folder.range = [start, end + 1]
+    folder.message("user", [{"type": "text", "text": "Keep going."}])
+    folder.request(99000)
+    folder.message("assistant", [{"type": "text", "text": "Going on."}])
+
+
+def _resume(folder: Folder) -> None:
+    """CLN-9: the task opened again: a resume ask, the resumption text appended."""
+    folder.row("ask", "resume_task")
+    text = (
+        "[TASK RESUMPTION] This task was interrupted 3 minutes ago. It may or may not be "
+        "complete, so please reassess the task context."
+    )
+    if folder.api and folder.api[-1]["role"] == "user":
+        folder.api[-1]["content"].append({"type": "text", "text": text})
+    else:
+        folder.message("user", [{"type": "text", "text": text}])
+    folder.request()
+    folder.message("assistant", [{"type": "text", "text": "Picking the task up again."}])
+
+
+def _restore(folder: Folder, step: Restore) -> None:
+    """CLN-8: both arrays cut after the turn, the range reset, `deleted_api_reqs` written."""
+    ui_len, api_len, kept_range = folder.snapshots[step.to - 1]
+    del folder.ui[ui_len:]
+    del folder.api[api_len:]
+    folder.range = kept_range
+    del folder.snapshots[step.to :]
+    info = {"tokensIn": 240000, "tokensOut": 2100, "cacheWrites": 0, "cacheReads": 0, "cost": 0.4}
+    folder.row("say", "deleted_api_reqs", json.dumps(info))
+
+
+def _condense(folder: Folder, step: Condense, before: bool = False) -> None:
+    """CLN-10: Roo's condense: the api history rebuilt (before 3.36) or tagged (3.36 on), and
+    one `condense_context` row (none in 3.17); a failure writes `condense_context_error`."""
+    era = folder.plan.era
+    if not before:
+        folder.message("user", [{"type": "text", "text": "Continue with the tests."}])
+        folder.request(150000)
+    if step.fails:
+        folder.row("say", "condense_context_error", "Failed to condense context: 500")
+        if not before:
+            folder.message("assistant", [{"type": "text", "text": "Carrying on."}])
+        return
+    folder.summaries += 1
+    summary = f"## Conversation summary {folder.summaries}: the CRLF fix and its tests"
+    condense_id = f"c{folder.summaries:07d}-9b2e-4c1d-8a6f-2f0b5e7d1a3c"
+    if era in ("R3", "KX2"):  # non-destructive: tag what the summary replaces, append it
+        for message in folder.api[1:]:
+            message.setdefault("condenseParent", condense_id)
+        folder.api.append(
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": summary}],
+                "ts": folder.clock,
+                "isSummary": True,
+                "condenseId": condense_id,
+            }
+        )
+    else:  # before 3.36: [first, summary, the last three kept]; only the latest summary survives
+        kept = [m for m in folder.api[-3:] if not m.get("isSummary")]
+        summary_message = {
+            "role": "assistant",
+            "content": [{"type": "text", "text": summary}],
+            "ts": folder.clock,
+            "isSummary": True,
+        }
+        folder.api[:] = [folder.api[0], summary_message, *kept]
+    if era not in ("R1", "KX0"):  # Roo 3.17 wrote no ui row
+        condense: dict[str, Any] = {
+            "cost": 0.02,
+            "prevContextTokens": 150000,
+            "newContextTokens": 9000,
+            "summary": summary,
+        }
+        if era in ("R3", "KX2"):
+            condense["condenseId"] = condense_id
+        folder.row("say", "condense_context", None, partial=False, contextCondense=condense)
+    if not before:
+        folder.request(9000)
+        folder.message("assistant", [{"type": "text", "text": "Continuing from the summary."}])
+
+
+def _sliding_window(folder: Folder) -> None:
+    """Roo 3.36's truncation: a marker and tags in the api history, a ui row; no summary."""
+    truncation_id = f"t{len(folder.ui):07d}-5d1e-4f2a-9c3b-7e8d6a1b2c4f"
+    removed = 0
+    for message in folder.api[1 : len(folder.api) // 2]:
+        if "truncationParent" not in message:
+            message["truncationParent"] = truncation_id
+            removed += 1
+    folder.api.append(
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "text",
+                    "text": "[Earlier messages were removed to fit the context window]",
+                }
+            ],
+            "ts": folder.clock,
+            "isTruncationMarker": True,
+            "truncationId": truncation_id,
+        }
+    )
+    truncation = {
+        "truncationId": truncation_id,
+        "messagesRemoved": removed,
+        "prevContextTokens": 150000,
+        "newContextTokens": 80000,
+    }
+    folder.row("say", "sliding_window_truncation", None, contextTruncation=truncation)
+    folder.request(80000)
+    folder.message("assistant", [{"type": "text", "text": "Continuing."}])
+
+
+def _metadata(plan: TaskPlan) -> bytes:
+    """task_metadata.json: files in context, and in Cline the environment it ran in (CLN-3)."""
+    data: dict[str, Any] = {
+        "files_in_context": [
+            {
+                "path": "src/parse.py",
+                "record_state": "active",
+                "record_source": "read_tool",
+                "cline_read_date": T0 + 3000,
+                "cline_edit_date": None,
+                "user_edit_date": None,
+            }
+        ],
+        "model_usage": [
+            {
+                "ts": T0 + 2000,
+                "model_id": "gpt-5-probe",
+                "model_provider_id": "openai",
+                "mode": "act",
+            }
+        ],
+    }
+    if plan.member == CLINE and plan.version is not None:
+        data["environment_history"] = [
+            {
+                "ts": T0 + 1000,
+                "os_name": "linux",
+                "os_version": "6.8.0",
+                "os_arch": "x64",
+                "host_name": "Cline CLI",
+                "host_version": "1.0.10",
+                "cline_version": plan.version,
+            }
+        ]
+    return json.dumps(data, indent=2).encode()
+
+
+def _play_sdk(plan: TaskPlan) -> dict[str, bytes]:
+    """CLN-12: an SDK session folder: manifest, whole history, and the latest compaction only."""
+    sid = plan.task_id
+    messages: list[dict[str, Any]] = [
+        {
+            "id": "m0001",
+            "role": "user",
+            "content": [{"type": "text", "text": plan.title}],
+            "ts": T0 + 1000,
+        },
+    ]
+    compaction: dict[str, Any] | None = None
+    clock = T0 + 1000
+    for index, step in enumerate(plan.steps, 2):
+        clock += 1500
+        if isinstance(step, Turn):
+            messages.append(
+                {
+                    "id": f"m{index:04d}",
+                    "role": "assistant",
+                    "content": [{"type": "text", "text": "Done a step."}],
+                    "ts": clock,
+                }
+            )
+            messages.append(
+                {
+                    "id": f"m{index:04d}u",
+                    "role": "user",
+                    "content": [{"type": "text", "text": step.text}],
+                    "ts": clock + 10,
+                }
+            )
+        elif isinstance(step, SdkCompact):  # overwritten: only the latest projection stays
+            kind = "compaction_summary" if step.strategy == "agentic" else "compaction"
+            compaction = {
+                "version": 1,
+                "updated_at": clock,
+                "source_message_count": len(messages),
+                "source_prefix_hash": "9f3a",
+                "source_last_message_key": messages[-1]["id"],
+                "messages": [
+                    {
+                        "id": f"s{index:04d}",
+                        "role": "user",
+                        "content": [{"type": "text", "text": "Summary so far."}],
+                        "metadata": {"kind": kind},
+                    }
+                ],
+            }
+    files = {
+        f"{sid}.json": json.dumps(
+            {
+                "session_id": sid,
+                "status": "completed",
+                "provider": "openai",
+                "model": "gpt-5-probe",
+                "cwd": "/home/user/project",
+            },
+            indent=2,
+        ).encode(),
+        f"{sid}.messages.json": json.dumps(
+            {
+                "version": 1,
+                "updated_at": clock,
+                "agent": "cline",
+                "sessionId": sid,
+                "origin": "cli",
+                "messages": messages,
+                "system_prompt": "You are Cline.",
+            },
+            indent=2,
+        ).encode(),
+    }
+    if compaction is not None:
+        files[f"{sid}.compaction.json"] = json.dumps(compaction, indent=2).encode()
+    return files
