@@ -343,10 +343,15 @@ def title(item: Harvested, expect: dict[str, Any]) -> str:
     names["kilo"] = "Kilo Code CLI"
     names["copilot-cli"] = "GitHub Copilot CLI"
     names["qwen-code"] = "Qwen Code"
+    names["cline"] = "Cline CLI"
     name = names.get(item.host, item.host)
     role = "" if entry["role"] == "own" else f", the {entry['role']} file"
     if expect["outcome"] == "reject" and expect["error"] != "E-UNMEASURABLE":
         answer = f"rejected: {expect['error']}"
+    elif expect["outcome"] == "reject" and int(entry["records"]) > 0:  # the latest kept (CLN-12)
+        done = int(entry["expected"])
+        answer = f"{done} summar{'y' if done == 1 else 'ies'} carried on, "
+        answer += "the latest compaction kept: unmeasurable"
     elif expect["outcome"] == "reject":
         answer = "no compaction recorded: unmeasurable"
     else:

@@ -19,7 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi, qwen_code
+from . import cline_script, run, script
+from .hosts import chat_loop, cline, codex, copilot_cli, gemini, kilo, opencode, pi, qwen_code
 from .hosts.common import HOME, PROJECT, HarvestError, Install
 from .hosts.result import Outcome
 from .server import ScriptedServer
@@ -57,12 +58,21 @@ def main(argv: list[str]) -> int:
         log = out / "server-log.jsonl"
         log.unlink(missing_ok=True)
         dump = out / "requests" if os.environ.get("REBOOTSPEC_HARVEST_DUMP") else None
+        # Cline's answers are tool uses of its own (cline_script); every other host's, script's.
+        decide = cline_script.decide if host == "cline" else script.decide
+        # A host of slow processes (Cline CLI: 40 s and more a start) says how long to serve.
+        lifetime = getattr(run.HOSTS.get(host), "SERVER_SECONDS", 240)
         server = ScriptedServer(
-            max_requests=120, max_seconds=240, log_path=log, dump_dir=dump
+            max_requests=120, max_seconds=lifetime, log_path=log, dump_dir=dump, decide=decide
         ).start()
         try:
             drivers = {"codex": codex, "gemini": gemini, "opencode": opencode, "kilo": kilo}
-            driver = {**drivers, "copilot-cli": copilot_cli, "qwen-code": qwen_code}.get(host, pi)
+            driver = {
+                **drivers,
+                "copilot-cli": copilot_cli,
+                "qwen-code": qwen_code,
+                "cline": cline,
+            }.get(host, pi)
             outcome = driver.drive(Install(Path(folder), 0, True), version, scenario, server, out)
         finally:
             server.stop()
@@ -81,13 +91,15 @@ def _finish(
         threads = []
         for thread in outcome.threads:
             target = out / thread.path.name
-            if thread.path.parent != out:  # opencode's driver copies its store out itself
+            if thread.path.is_relative_to(out):  # a store's driver copies it out itself
+                target = thread.path
+            else:
                 shutil.copyfile(thread.path, target)
             threads.append(
                 {
                     "thread": thread.thread,
                     "role": thread.role,
-                    "file": target.name,
+                    "file": target.relative_to(out).as_posix(),
                     "caused": thread.caused,
                     "home_path": str(thread.path),
                 }

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi, qwen_code
+from .hosts import chat_loop, cline, codex, copilot_cli, gemini, kilo, opencode, pi, qwen_code
 from .hosts.common import HarvestError, Install, NotRunnable, install
 
 HOSTS = {
@@ -22,6 +22,7 @@ HOSTS = {
     "chat-loop": chat_loop,
     "copilot-cli": copilot_cli,
     "qwen-code": qwen_code,
+    "cline": cline,
 }
 
 
@@ -79,11 +80,12 @@ def harvest_one(host: str, version: str, scenario: str, out: Path) -> RunResult:
         str(got.folder),
         str(out.resolve()),
     ]
+    limit = getattr(module, "RUN_SECONDS", 600)  # a host of slow processes says how long
     start = time.monotonic()
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=limit, check=False)
     except subprocess.TimeoutExpired:
-        raise HarvestError(f"{host} {version} {scenario}: the run took over 600 s") from None
+        raise HarvestError(f"{host} {version} {scenario}: the run took over {limit} s") from None
     except OSError as error:  # no unshare on this machine
         raise HarvestError(f"cannot start the sandbox (unshare): {error}") from None
     result = RunResult(host, version, scenario, out, {}, got.seconds, got.warm)

@@ -2,7 +2,8 @@
 
 Runs happen in a private namespace with ``HOME=/home/dev``, host name ``devbox`` and user
 ``dev``, so a clean file names only those. This scan is the check that it worked: it looks for
-the machine's real user name, host name, home folder and temp folder in every output. Short,
+the machine's real user name, host name, home folder, temp folder and kernel release in every
+output. Short,
 common words (a user called ``root``, a host called ``vm``) would match ordinary text, so a name
 shorter than five characters is only searched for inside a path (``/root``, ``@vm``, ``vm.``
 as a host) rather than as a bare word.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import platform
 import re
 import socket
 import tempfile
@@ -43,6 +45,10 @@ def machine_patterns() -> dict[str, re.Pattern[str]]:
         patterns["tmp"] = re.compile(re.escape(temp))
     # A named temp folder; not Gemini CLI's own ``~/.gemini/tmp/<project>`` of the private home.
     patterns["tmp-run"] = re.compile(r"(?<!/home/dev/\.gemini)/tmp/[A-Za-z0-9_.-]{3,}")
+    # The kernel's release, which Cline's task_metadata.json records as os_version.
+    release = platform.release()
+    if release:
+        patterns["kernel"] = re.compile(r"(?<![\w.-])" + re.escape(release) + r"(?![\w.-])")
     for what, name in (("user", user), ("host", host)):
         if not name or name in ("dev", "devbox"):
             continue

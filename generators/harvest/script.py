@@ -117,6 +117,7 @@ class Reply:
     input_tokens: int = SMALL_USAGE
     status: int = 200
     cut: bool = False  # stream only the first chunk: no finish reason, no usage
+    label: str = ""  # the log's classification when the kind alone does not say it (Cline)
 
 
 def _text_of(content: Any) -> str:

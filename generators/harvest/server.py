@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,7 +36,8 @@ class LogEntry:
     path: str
     model: str
     classification: str  # "turn", "tool-call", "summary", "summary-cut" (a summary streamed cut
-    # short), "summary-failed", "models", "refused", "count-tokens"
+    # short), "summary-failed", "models", "refused", "count-tokens"; Cline's labels
+    # (cline_script): "continued", "condense", "condense-accepted", "condense-feedback"
     input_tokens: int
     status: int
     digest: str
@@ -120,13 +121,16 @@ class _Handler(BaseHTTPRequestHandler):
             api, body if isinstance(body, dict) else {}, gemini_model if api == "gemini" else ""
         )
         owner.dump(self.path, dict(self.headers.items()), body)
-        reply = script.decide(request)
-        classification = {
-            "summary": "summary-cut" if reply.cut else "summary",
-            "error": "summary-failed",
-            "tool": "tool-call",
-            "text": "turn",
-        }[reply.kind]
+        reply = owner.decide(request)
+        classification = (
+            reply.label
+            or {
+                "summary": "summary-cut" if reply.cut else "summary",
+                "error": "summary-failed",
+                "tool": "tool-call",
+                "text": "turn",
+            }[reply.kind]
+        )
         digest = request.raw_digest[:12]
         owner.record(
             self.command,
@@ -182,12 +186,14 @@ class ScriptedServer:
         log_path: Path | None = None,
         models: tuple[str, ...] = ("harvest-model",),
         dump_dir: Path | None = None,
+        decide: Callable[[script.Request], script.Reply] = script.decide,
     ) -> None:
         self.max_requests = max_requests
         self.max_seconds = max_seconds
         self.log_path = log_path
         self.models = models
         self.dump_dir = dump_dir
+        self.decide = decide  # the answers: script.decide, or a host's own (cline_script)
         self.entries: list[LogEntry] = []
         self.count = 0
         self._lock = threading.Lock()

@@ -30,11 +30,13 @@ compression, its row expects ``E-UNMEASURABLE``), 0.5.0 and 0.5.2 (the first ``.
 transcripts, Q1; no headless ``/compress``), 0.8.2 (headless ``/compress``; drops an
 "inflated" compression), 0.12.0, 0.15.10, 0.21.10 (``triggerReason``), 0.24.4 (its own summary
 directive; ``--fork-session``; the newest, Nov 2026).
+Cline CLI: 1.0.10 (Go around extension core 3.52.0), 2.18.0 (Node around core 3.82.0): the
+extension's task folders; 3.0.65 (the SDK's session folders, the newest).
 """
 
 from __future__ import annotations
 
-from .hosts import chat_loop, codex, copilot_cli, gemini, kilo, opencode, pi, qwen_code
+from .hosts import chat_loop, cline, codex, copilot_cli, gemini, kilo, opencode, pi, qwen_code
 
 VERSIONS: dict[str, tuple[str, ...]] = {
     "codex": ("0.40.0", "0.80.0", "0.111.0", "0.130.0", "0.150.1", "0.166.0", "0.169.0"),
@@ -45,6 +47,7 @@ VERSIONS: dict[str, tuple[str, ...]] = {
     "copilot-cli": ("1.0.60", "1.0.85", "1.0.102"),
     "kilo": ("7.0.33", "7.7.2", "7.7.7", "7.7.9"),
     "qwen-code": ("0.1.4", "0.5.0", "0.5.2", "0.8.2", "0.12.0", "0.15.10", "0.21.10", "0.24.4"),
+    "cline": ("1.0.10", "2.18.0", "3.0.65"),
 }
 
 
@@ -60,6 +63,7 @@ def jobs() -> list[tuple[str, str, str]]:
         ("copilot-cli", copilot_cli),
         ("kilo", kilo),
         ("qwen-code", qwen_code),
+        ("cline", cline),
     ):
         for version in VERSIONS[host]:
             out.extend(

@@ -18,6 +18,10 @@ it (the manifest's `expected` is a transcription of the same record, checked too
   Qwen Code may answer a summary and then drop it (0.8-0.15 refuse an "inflated" compression):
   there a compaction is a `summary` answered 200 whose digest a later request `carries` (the
   server logs the scripted summaries each request holds), the harvest's count of record.
+- Cline (`generators/harvest/cline_script.py`): a compaction is a `summary` answered 200 that
+  a later `continued` request carries on to the model (before the next summary), or a `/smol`
+  summary the user accepted (`condense-accepted`); a `/smol` answered with feedback
+  (`condense-feedback`) and a summary that failed on every retry are none.
 - the stub log of basic-agent-chat-loop (`stub-log.jsonl`, `chat_loop_stub.py`): a `restore`
   request names the session it restores (`parent`); the session it starts is named by the
   second it started (`<agent>_<YYYYmmdd_HHMMSS>`, UTC in the sandbox), so the restorations are
@@ -95,6 +99,20 @@ def _caused(log: list[dict[str, Any]], host: str) -> int:
     return reached(log) if host in REACHED else compactions(log, host in RUNS_OF_SUMMARIES)
 
 
+def cline_compactions(log: list[dict[str, Any]]) -> int:
+    """A Cline run's compactions: summaries carried on to the model, and accepted /smols."""
+    count, pending = 0, False
+    for entry in log:
+        kind = entry["classification"]
+        if kind == "summary" and entry["status"] == 200:
+            pending = True
+        elif kind == "continued" and pending:
+            count, pending = count + 1, False
+        elif kind == "condense-accepted":
+            count += 1
+    return count
+
+
 def chain_count(stub_log: list[dict[str, Any]], session: str) -> int | str:
     """The restorations along `session`'s chain, per the stub log alone; E-CHAIN on a loop."""
     parent_of = {}
@@ -122,6 +140,7 @@ def _by_run(host_filter: set[str]) -> dict[Path, list[dict[str, Any]]]:
 
 
 SERVER_RUNS = _by_run({"codex", "pi", "gemini-cli", "copilot-cli", "kilo", "qwen-code"})
+CLINE_RUNS = _by_run({"cline"})
 CHAT_LOOP = [e for e in _entries() if e["host"] == "basic-agent-chat-loop" and "no_log" not in e]
 
 
@@ -163,6 +182,18 @@ def test_a_server_logs_compactions_are_its_cases_counts(run: Path) -> None:
         assert {e["case"]: int(e["expected"]) for e in entries} == derived
 
 
+@pytest.mark.parametrize("run", sorted(CLINE_RUNS), ids=lambda p: p.name)
+def test_a_cline_runs_log_gives_its_cases_count(run: Path) -> None:
+    (entry,) = CLINE_RUNS[run]  # one task (or SDK session) a run
+    caused = cline_compactions(_lines(run / "server-log.jsonl"))
+    assert entry["expected"] == caused, entry["file"]
+    expect = _expectation(entry)
+    if expect["outcome"] == "count":
+        assert expect["reboots"] == caused, entry["case"]
+    else:  # an SDK session with a compaction file, whatever the log says (CLN-12, RBT-5)
+        assert expect["error"] == "E-UNMEASURABLE" and entry["era"] == "S1", entry["case"]
+
+
 @pytest.mark.parametrize("entry", CHAT_LOOP, ids=lambda e: str(e["file"]))
 def test_a_stub_logs_restorations_are_the_chat_loop_cases_counts(entry: dict[str, Any]) -> None:
     derived = chain_count(_lines(_run(entry) / "stub-log.jsonl"), Path(str(entry["file"])).stem)
@@ -176,6 +207,7 @@ def test_a_stub_logs_restorations_are_the_chat_loop_cases_counts(entry: dict[str
 def test_every_run_with_a_log_was_checked() -> None:
     checked = {e["case"] for entries in SERVER_RUNS.values() for e in entries}
     checked |= {e["case"] for e in CHAT_LOOP}
+    checked |= {e["case"] for entries in CLINE_RUNS.values() for e in entries}
     assert checked == {e["case"] for e in _entries() if "no_log" not in e}
     assert len(checked) >= 50
 
@@ -194,6 +226,16 @@ def test_the_chain_reading_walks_links_and_stops_at_a_loop() -> None:
     assert chain_count([restore(9, "harvest_20261125_000009")], "harvest_20261125_000009") == (
         "E-CHAIN"
     )
+
+
+def test_a_cline_summary_counts_once_carried_on_and_a_smol_once_accepted() -> None:
+    def log(*kinds: str, status: int = 200) -> list[dict[str, Any]]:
+        return [{"classification": k, "status": status} for k in kinds]
+
+    assert cline_compactions(log("tool-call", "summary", "continued", "continued")) == 1
+    assert cline_compactions(log("summary", "turn")) == 0
+    assert cline_compactions(log("condense", "condense-feedback", "turn")) == 0
+    assert cline_compactions(log("condense", "condense-accepted", "summary", "continued")) == 2
 
 
 def test_runs_of_summary_requests_are_one_compaction_where_the_host_asks_twice() -> None:

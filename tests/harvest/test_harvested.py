@@ -139,7 +139,10 @@ def test_harvested_keeps_logs_and_evidence_and_no_copy_of_a_case_file() -> None:
     kept = [
         p for p in FOLDER.rglob("*") if p.is_file() and p.name not in ("manifest.toml", "README.md")
     ]
-    assert {p.name for p in kept} <= {"server-log.jsonl", "stub-log.jsonl", ".index.json"}
+    # compaction-events.jsonl: the Cline SDK's own compaction events, from its data folder's
+    # logs/cline.log (the session folder cannot say how many there were, CLN-12)
+    evidence = {"server-log.jsonl", "stub-log.jsonl", ".index.json", "compaction-events.jsonl"}
+    assert {p.name for p in kept} <= evidence
     inputs = {
         hashlib.sha256(p.read_bytes()).digest()
         for p in FIXTURES.glob("*/*")
@@ -177,7 +180,7 @@ def test_each_opencode_session_holds_the_records_the_manifest_says() -> None:
 
 def test_records_in_each_file_are_what_the_manifest_says() -> None:
     for entry in _entries():
-        if entry["host"] in STORE_HOSTS:
+        if entry["host"] in (*STORE_HOSTS, "cline"):
             continue  # a store, read above
         host, version = str(entry["host"]), str(entry["version"])
         records = _records(_path(entry), host)
@@ -196,7 +199,7 @@ def _session_files() -> list[Path]:
     """Every harvested session file but opencode's stores: its case's input files."""
     files: set[Path] = set()
     for entry in _entries():
-        if entry["host"] in STORE_HOSTS:
+        if entry["host"] in (*STORE_HOSTS, "cline"):
             continue
         path = _path(entry)
         files |= set(path.parent.iterdir()) if "inputs" in entry else {path}
@@ -209,7 +212,8 @@ OWN_BUDGET = {"qwen-code": 1_000_000}
 
 
 def test_curated_files_are_under_two_megabytes_and_sanitised() -> None:
-    kept = [p for p in FOLDER.rglob("*") if p.is_file()]
+    # Cline's runs (their folders and logs) have a budget of their own, below.
+    kept = [p for p in FOLDER.rglob("*") if p.is_file() and not p.parent.name.startswith("cline-")]
     files = sorted({*_session_files(), *kept})
     apart = {host: _host_files(host) for host in OWN_BUDGET}
     for host, budget in OWN_BUDGET.items():
@@ -267,3 +271,58 @@ def test_opencode_stores_are_small_and_sanitised() -> None:
     for host, by_case in sizes.items():
         assert max(by_case.values()) < 500_000, by_case
         assert sum(by_case.values()) < STORES_IN_ALL[host], host
+
+
+def _cline() -> list[dict[str, object]]:
+    """The Cline entries: a folder holding one task folder (or one SDK session folder)."""
+    return [entry for entry in _entries() if entry["host"] == "cline"]
+
+
+def _cline_records(folder: Path) -> int:
+    """CLN-4/CLN-5/CLN-12 read on their own: a task folder's `summarizeTask` tool rows in
+    `ui_messages.json` plus its accepted `/smol` results in `api_conversation_history.json`;
+    an SDK session folder's compaction files."""
+    if not (folder / "ui_messages.json").exists():
+        return len(list(folder.glob("*.compaction.json")))
+    rows = json.loads((folder / "ui_messages.json").read_text(encoding="utf-8"))
+    count = 0
+    for row in rows:
+        if row.get("say") == "tool" and '"tool":"summarizeTask"' in (row.get("text") or ""):
+            count += 1
+    history = json.loads((folder / "api_conversation_history.json").read_text(encoding="utf-8"))
+    for message in history:
+        content = message.get("content")
+        blocks = content if isinstance(content, list) else [{"text": content}]
+        text = " ".join(str(b.get("text") or b.get("content") or "") for b in blocks)
+        if (
+            message.get("role") == "user"
+            and "[condense] Result:" in text
+            and "has accepted" in text
+        ):
+            count += 1
+    return count
+
+
+def test_each_cline_folder_holds_the_records_the_manifest_says() -> None:
+    entries = _cline()
+    for entry in entries:
+        folder = _path(entry) / str(entry["input"])
+        assert folder.is_dir(), entry["file"]
+        records = _cline_records(folder)
+        assert records == entry["records"], entry["file"]
+        if entry["era"] == "S1":  # the latest projection only, however many compactions,
+            # and a basic one (no summary: the SDK's fallback when every summary fails) alike
+            assert records == 1, entry["file"]
+        else:
+            assert records == entry["expected"], entry["file"]
+
+
+def test_cline_folders_are_small_and_sanitised() -> None:
+    sizes = {}
+    for entry in _cline():
+        logs = [p for p in (FOLDER / Path(str(entry["file"])).parts[0]).iterdir() if p.is_file()]
+        files = sanitize.files([_path(entry), *logs])
+        sizes[str(entry["file"])] = sum(path.stat().st_size for path in files)
+        assert sanitize.scan(files) == [], entry["file"]
+    assert not sizes or max(sizes.values()) < 300_000, sizes
+    assert sum(sizes.values()) < 2_000_000

@@ -142,6 +142,16 @@ def _qwen_compressions(path: Path) -> tuple[int, int]:
     return len(done), sum(1 for r in done if "forkedFrom" in r)
 
 
+def _cline_summaries(folder: Path) -> int:
+    """CLN-4 read on its own: `summarizeTask` tool rows in a task folder's ui_messages.json."""
+    rows = json.loads((folder / "ui_messages.json").read_text(encoding="utf-8"))
+    return sum(
+        1
+        for row in rows
+        if row.get("say") == "tool" and '"tool":"summarizeTask"' in (row.get("text") or "")
+    )
+
+
 @pytest.mark.harvest
 @pytest.mark.parametrize(
     ("version", "scenario", "expected"),
@@ -194,3 +204,20 @@ def test_whoami_in_qwen_code_s_shell_tool(tmp_path: Path, version: str, named: b
         assert [answer["reboots"] for answer in answers] == [1, 2]
     else:
         assert all("no session id in the environment" in out for out in outputs)
+
+
+@pytest.mark.harvest
+@pytest.mark.parametrize(
+    ("version", "scenario", "expected"),
+    [("1.0.10", "auto-twice", 2), ("1.0.10", "failure", 0), ("2.18.0", "auto", 1)],
+)
+def test_cline_writes_the_summaries_the_script_caused(
+    tmp_path: Path, version: str, scenario: str, expected: int
+) -> None:
+    result = harvest_one("cline", version, scenario, tmp_path / "run")
+    assert not result.error, result.error
+    (own,) = result.data["threads"]
+    assert own["caused"] == expected
+    folder = tmp_path / "run" / own["file"]
+    assert _cline_summaries(folder) == expected
+    assert sanitize.scan(sanitize.files([folder])) == []

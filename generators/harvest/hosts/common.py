@@ -55,25 +55,29 @@ class Install:
 
 
 def install(package: str, version: str) -> Install:
-    """``npm install --prefix <cache>/<package>@<version>``; a complete install is reused."""
+    """``npm install`` in ``<cache>/<package>@<version>``; a complete install is reused."""
     folder = cache_root() / f"{package}@{version}"
     done = folder / ".complete"
     if done.exists():
         return Install(folder, 0.0, True)
     folder.mkdir(parents=True, exist_ok=True)
+    # npm 11 installs nothing into a --prefix without a package.json (it fails on reading
+    # one): the folder gets an empty one and npm runs in it.
+    if not (folder / "package.json").exists():
+        (folder / "package.json").write_text("{}\n", encoding="utf-8")
     start = time.monotonic()
     argv = [
         "npm",
         "install",
-        "--prefix",
-        str(folder),
         "--no-audit",
         "--no-fund",
         "--loglevel=error",
         f"{package}@{version}",
     ]
     try:
-        result = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False)
+        result = subprocess.run(
+            argv, cwd=folder, capture_output=True, text=True, timeout=900, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         raise HarvestError(f"npm install {package}@{version} failed: {error}") from None
     if result.returncode != 0:
