@@ -85,7 +85,11 @@ def test_codex_turn_ids_keep_their_time_against_the_thread_id(tmp_path: Path) ->
 
 def test_claude_code_links_and_a_uuid_written_twice_stay(tmp_path: Path) -> None:
     first, second = "6f1c2d3e-4a5b-4c6d-8e7f-001122334455", "7a8b9c0d-1e2f-4a3b-9c4d-5e6f70819203"
-    common = {"sessionId": "0b7e9a4c-1234-4abc-9def-0123456789ab", "cwd": "/Users/bob/acme"}
+    common = {
+        "sessionId": "0b7e9a4c-1234-4abc-9def-0123456789ab",
+        "cwd": "/Users/bob/acme",
+        "userType": "external",
+    }
     boundary = {
         **common,
         "type": "system",
@@ -248,6 +252,7 @@ def claude_transcript(tmp_path: Path) -> Path:
         [
             {
                 "type": "user",
+                "userType": "external",
                 "uuid": "6f1c2d3e-4a5b-4c6d-8e7f-001122334455",
                 "sessionId": "0b7e9a4c-1234-4abc-9def-0123456789ab",
                 "message": {"role": "user", "content": "my secret launch code 7781"},

@@ -63,7 +63,7 @@ def test_the_first_value_is_one_hst_2_gives_to_claude_code(case: Case) -> None:
     first = next(v for _, v in values(case.data))
     assert isinstance(first, dict) and isinstance(first.get("type"), str)
     assert "kind" not in first and "payload" not in first and first["type"] != "session"
-    threaded = isinstance(first.get("uuid"), str) and isinstance(first.get("sessionId"), str)
+    threaded = all(isinstance(first.get(m), str) for m in ("uuid", "sessionId", "userType"))
     titled = first["type"] == "summary" and isinstance(first.get("leafUuid"), str)
     snapshot = first["type"] == "file-history-snapshot" and isinstance(first.get("messageId"), str)
     assert threaded or titled or snapshot

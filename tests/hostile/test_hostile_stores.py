@@ -392,7 +392,7 @@ FIRST_RECORDS = {
     "codex": '{"timestamp":"t","type":"session_meta","payload":{"id":"x","cli_version":"0.111.0"'
     ',"n":%s}}',
     "pi": '{"type":"session","version":3,"id":"x","timestamp":"t","n":%s}',
-    "claude-code": '{"type":"user","uuid":"u1","sessionId":"s","n":%s}',
+    "claude-code": '{"type":"user","userType":"external","uuid":"u1","sessionId":"s","n":%s}',
 }
 PLAIN_NUMBER = "1"
 

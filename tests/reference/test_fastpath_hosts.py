@@ -574,7 +574,10 @@ def test_compressed_rollouts_are_read_as_a_stream_by_the_fast_path(tmp_path: Pat
 
 # (f) Claude Code (issue 37) ------------------------------------------------------------------
 
-CC_USER = b'{"type":"user","uuid":"u1","sessionId":"s","isSidechain":false,"version":"2.1.0"}'
+CC_USER = (
+    b'{"type":"user","userType":"external","uuid":"u1","sessionId":"s","isSidechain":false,'
+    b'"version":"2.1.0"}'
+)
 CC_BOUNDARY = (
     b'{"type":"system","subtype":"compact_boundary","uuid":"b1","sessionId":"s",'
     b'"compactMetadata":{"trigger":"auto","preTokens":5}}'
