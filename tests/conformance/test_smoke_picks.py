@@ -31,6 +31,7 @@ def test_one_case_per_kind(tmp_path: Path) -> None:
         "opencode store": None,
         "chat-loop chain": None,
         "copilot events.jsonl": None,
+        "qwen-code transcript": None,
     }
 
 
@@ -104,6 +105,8 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
     assert chain is not None and chain.host == "basic-agent-chat-loop" and chain.input_root
     copilot = chosen["copilot events.jsonl"]
     assert copilot is not None and copilot.host == "copilot-cli" and copilot.expect["reboots"] > 0
+    qwen = chosen["qwen-code transcript"]
+    assert qwen is not None and qwen.host == "qwen-code" and qwen.expect["reboots"] > 0
     # The VS Code picks stay VS Code cases: a counter of VS Code alone smoke-tests its adapter.
     hosts = (
         "codex rollout",
@@ -113,6 +116,7 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
         "opencode store",
         "chat-loop chain",
         "copilot events.jsonl",
+        "qwen-code transcript",
     )
     others = [case for label, case in chosen.items() if label not in hosts]
     assert all(case is not None and case.host == "vscode" for case in others)
