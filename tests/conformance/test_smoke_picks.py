@@ -34,6 +34,7 @@ def test_one_case_per_kind(tmp_path: Path) -> None:
         "cline task folder": None,
         "roo code task folder": None,
         "kilo code task folder": None,
+        "qwen-code transcript": None,
     }
 
 
@@ -114,6 +115,9 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
     ):
         case = chosen[label]
         assert case is not None and case.host == key and case.expect["reboots"] > 0
+
+    qwen = chosen["qwen-code transcript"]
+    assert qwen is not None and qwen.host == "qwen-code" and qwen.expect["reboots"] > 0
     # The VS Code picks stay VS Code cases: a counter of VS Code alone smoke-tests its adapter.
     hosts = (
         "codex rollout",
@@ -126,6 +130,7 @@ def test_the_bundled_corpus_gives_one_easy_count_per_host() -> None:
         "cline task folder",
         "roo code task folder",
         "kilo code task folder",
+        "qwen-code transcript",
     )
     others = [case for label, case in chosen.items() if label not in hosts]
     assert all(case is not None and case.host == "vscode" for case in others)

@@ -106,7 +106,10 @@ def test_case_toml_names_the_host_right_after_the_title(case: Case) -> None:
     else:
         assert lines[3] == f'host = "{case.scenario.host}"'
         assert lines[2].startswith("title = ")
-    whole_file = case.scenario.host == "gemini-cli" and case.era == "J0"  # GEM-1: a .json chat
+    whole_file = (case.scenario.host, case.era) in (  # GEM-1, QWN-1: a whole-file .json chat
+        ("gemini-cli", "J0"),
+        ("qwen-code", "Q0"),
+    )
     whole_file |= case.scenario.host is None and case.scenario.options == "json"  # a near miss
     if case.scenario.host == "basic-agent-chat-loop":  # BCL-4: a folder of session files
         assert meta["container"] == "markdown"

@@ -41,7 +41,7 @@ START = {"Q0": "2025-08-20T09:00:00", "Q1": "2026-07-14T09:00:00"}
 CWD = "/home/dev/projects/parser"
 PROJECT_HASH = "5c3f0e9a7d1b2c4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f"
 ACK = "Got it. Thanks for the additional context!"
-TRAILER = (  # 0.24 appends it to the summary (postProcessSummary)
+TRAILER = (  # 0.21 and later append it to the summary (postProcessSummary)
     "Resume the prior task using the summary above. Continue from the last in-flight step; "
     "do not acknowledge the summary, do not re-introduce, do not greet the user again."
 )
@@ -231,13 +231,13 @@ class QwenSession:
             )
 
     def summarize(self) -> None:
-        """The new history: the summary, the acknowledgement, the last turn kept (0.8-0.21) or
-        nothing more (0.24, which restores file contents instead)."""
+        """The new history: the summary, the acknowledgement, the last turn kept (0.5-0.15) or
+        nothing more (0.21 and 0.24 restore file contents and reminders instead, none here)."""
         text = f"<state_snapshot>\n{words(self.rng, 12)}\n</state_snapshot>"
-        if _minor(self.plan.version) >= 24:
+        if _minor(self.plan.version) >= 21:
             text = f"{text}\n\n{TRAILER}"
         kept: list[dict[str, Any]] = []
-        if _minor(self.plan.version) < 24:
+        if _minor(self.plan.version) < 21:
             for index in range(len(self.history) - 1, -1, -1):
                 content = self.history[index]
                 if content["role"] == "user" and "text" in content["parts"][0]:

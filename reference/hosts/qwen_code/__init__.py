@@ -32,7 +32,7 @@ class QwenCode(Host):
     identity = Identity(
         (("QWEN_CODE_SESSION_ID", ID),),
         hook_transcript=True,
-        how="Qwen Code 0.21 and later set QWEN_CODE_SESSION_ID in the shell tool's "
+        how="Qwen Code 0.21.10 and later set QWEN_CODE_SESSION_ID in the shell tool's "
         "environment; 0.12 to 0.15: a hook piping its stdin (transcript_path) to "
         "`rebootspec hook`",
     )
