@@ -274,6 +274,7 @@ def test_there_is_a_real_or_harvested_input_of_every_host() -> None:
         "opencode",
         "basic-agent-chat-loop",
         "copilot-cli",
+        "qwen-code",  # the harvested Qwen Code runs (issue 42)
     }
 
 

@@ -30,6 +30,9 @@ toolCallResult totalTokenCount triggerReason truncatedCount type uiEvent usageMe
 version
 """
 )
+# A Q0 chat document's own members (QWN-1 recognises it by them, QWN-9): structure too, or an
+# anonymized 0.1.x chat would be a VS Code `.json` (found on the harvested 0.1.4 chat).
+KEYS |= names("content lastUpdated messages projectHash startTime")
 POLICY = {
     "format": "records",
     "keys": KEYS,
