@@ -55,20 +55,6 @@ SCENARIOS: tuple[Scenario[None], ...] = (
     ),
     # -- near misses: a host the spec does not count yet, next to one it does -------------
     Scenario(
-        "near-miss-cline-ui-messages",
-        None,
-        ("none",),
-        "a Cline task's ui_messages.json, a JSON array: not a VS Code session, no known host's",
-        (*NEAR_MISS, "LEG-1"),
-        NEAR_TAGS,
-        raw=strangers.cline_ui_messages(),
-        reject="E-HOST",
-        comment="A .json is VS Code's only with its requests array (LEG-1, HST-2); spec 2.0 "
-        "read this file by VS Code's rules (E-STATE). It holds one auto-compact (a "
-        "summarizeTask tool message). E-HOST until Cline has a chapter.",
-        options="json",
-    ),
-    Scenario(
         "near-miss-cline-api-history",
         None,
         ("none",),

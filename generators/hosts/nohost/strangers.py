@@ -20,29 +20,6 @@ def _lines(records: list[dict[str, Any]]) -> bytes:
     return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in records)
 
 
-def cline_ui_messages() -> bytes:
-    """Cline 3.x `tasks/<id>/ui_messages.json` (cline/cline, `core/storage/disk.ts`): one JSON
-    array of `ClineMessage` objects (`ts`, `type` `say` or `ask`, `say`/`ask`, `text`,
-    `conversationHistoryIndex`); an auto-compact shows as a `say` `tool` whose text names the
-    `summarizeTask` tool."""
-    summary = json.dumps({"tool": "summarizeTask", "content": "the parser is fixed; next: tests"})
-    messages: list[dict[str, Any]] = [
-        {"ts": 1764000000000, "type": "say", "say": "text", "text": "fix the parser", "images": []},
-        {
-            "ts": 1764000001000,
-            "type": "say",
-            "say": "api_req_started",
-            "text": json.dumps({"request": "<task>\nfix the parser\n</task>", "tokensIn": 120000}),
-            "conversationHistoryIndex": -1,
-        },
-        {"ts": 1764000009000, "type": "say", "say": "tool", "text": summary},
-        {"ts": 1764000020000, "type": "say", "say": "text", "text": "The tests pass."},
-    ]
-    for index, message in enumerate(messages):
-        message.setdefault("conversationHistoryIndex", index - 1)
-    return json.dumps(messages, separators=(",", ":")).encode()
-
-
 def cline_api_history() -> bytes:
     """Cline 3.x `tasks/<id>/api_conversation_history.json`: one JSON array of Anthropic-style
     messages (`role`, `content` blocks), kept whole; an auto-compact leaves the assistant's
