@@ -29,7 +29,9 @@ from rebootspec.generators.hosts.codex.plan import CodexPlan, codex_all_compacti
 from rebootspec.generators.hosts.pi import writer as pi
 from rebootspec.generators.hosts.pi.plan import PiPlan
 
-CASES = [case for case in cases.all_cases() if case.scenario.host not in ("vscode", "opencode")]
+CASES = [
+    case for case in cases.all_cases() if case.scenario.host not in ("vscode", "opencode", "kilo")
+]
 IDS = [case.key for case in CASES]
 
 

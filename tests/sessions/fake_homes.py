@@ -34,7 +34,7 @@ COPILOT_CASE = "KS9Z"  # 2 reboots (a /compact and a background compaction, P2)
 QWEN_CASE = "BPQR"  # 2 reboots (a /compress and an automatic compression, Q1)
 CLINE_CASE = "U2MG"  # a Cline task folder: 2 reboots (auto-compact twice, L2)
 ROO_CASE = "ZCAQ"  # a Roo Code task folder: 2 reboots (two condense_context rows, R2)
-KILO_CASE = "VEQR"  # a Kilo extension task folder: 1 reboot (an accepted /smol, KX1)
+KILO_CODE_CASE = "VEQR"  # a Kilo extension task folder: 1 reboot (an accepted /smol, KX1)
 SDK_CASE = "6PBJ"  # a Cline SDK session folder: 0 reboots
 # The extensions' globalStorage folders (their ids).
 EXTENSIONS = {

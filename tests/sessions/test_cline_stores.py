@@ -18,7 +18,7 @@ from rebootspec.reference import cli
 from rebootspec.reference.sessions import stores
 from tests.sessions.fake_homes import (
     CLINE_CASE,
-    KILO_CASE,
+    KILO_CODE_CASE,
     ROO_CASE,
     SDK_CASE,
     expected,
@@ -75,7 +75,7 @@ def test_sessions_and_count_session_find_every_store(
             "roo-code", "2f3a4b5c-6d7e-4f8a-9b0c-1d2e3f4a5b6c", ROO_CASE,
             product="Code - Insiders"), ROO_CASE),
         "3a4b5c6d-7e8f-4a9b-8c0d-2e3f4a5b6c7d": ("kilo-code", home.add_extension_task(
-            "kilo-code", "3a4b5c6d-7e8f-4a9b-8c0d-2e3f4a5b6c7d", KILO_CASE), KILO_CASE),
+            "kilo-code", "3a4b5c6d-7e8f-4a9b-8c0d-2e3f4a5b6c7d", KILO_CODE_CASE), KILO_CODE_CASE),
     }  # fmt: skip
     use(home, monkeypatch)
     out, err = io.StringIO(), io.StringIO()

@@ -28,6 +28,7 @@ from tests.sessions.fake_homes import (
     COPILOT_CASE,
     GEMINI_CASE,
     KILO_CASE,
+    KILO_CODE_CASE,
     OPENCODE_CASE,
     PI_CASE,
     QWEN_CASE,
@@ -86,8 +87,8 @@ def build(home: FakeHome, cwd: Path) -> dict[str, tuple[Path, str, str, int]]:
     task = home.add_extension_task("roo-code", sid, ROO_CASE)
     cases["roo-code"] = (task, sid, "", reboots(ROO_CASE))
     sid = "8d2e3f4a-5b6c-4d7e-8f9a-0b1c2d3e4f5a"
-    task = home.add_extension_task("kilo-code", sid, KILO_CASE, profile="-4a1b2c3d")
-    cases["kilo-code"] = (task, sid, "", reboots(KILO_CASE))
+    task = home.add_extension_task("kilo-code", sid, KILO_CODE_CASE, profile="-4a1b2c3d")
+    cases["kilo-code"] = (task, sid, "", reboots(KILO_CODE_CASE))
     return cases
 
 

@@ -84,7 +84,8 @@ STORES: tuple[Store, ...] = (
         "*",
         False,
         SDK_NAME,
-        "the same, under CLINE_SESSION_DATA_DIR (<dir>/<id>/<id>.messages.json)",
+        "sdk/packages/shared/src/storage/paths.ts: under CLINE_SESSION_DATA_DIR "
+        "(<dir>/<id>/<id>.messages.json)",
         distinct=False,
     ),
     Store(
