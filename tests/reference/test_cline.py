@@ -218,10 +218,16 @@ def test_an_sdk_session_that_compacted_is_unmeasurable(tmp_path: Path) -> None:
     ],
 )
 def test_near_misses_are_not_the_familys(tmp_path: Path, document: Any) -> None:
-    """CLN-1: only a ui array or an SDK messages document is claimed."""
+    """CLN-1: only a ui array or an SDK messages document is claimed (a document no row fits
+    is E-HOST, HST-4)."""
     path = tmp_path / "x.messages.json"
     path.write_text(json.dumps(document))
-    assert detect(path).key not in ("cline", "roo-code", "kilo-code")
+    try:
+        host = detect(path).key
+    except Rejection as rejected:
+        assert rejected.code == "E-HOST"
+    else:
+        assert host not in ("cline", "roo-code", "kilo-code")
 
 
 def test_a_broken_api_history_names_its_file(tmp_path: Path) -> None:

@@ -109,7 +109,6 @@ def test_each_hosts_first_record_carries_its_marks(tmp_path: Path, first: Any, h
 @pytest.mark.parametrize(
     ("first", "nearest"),
     [
-        pytest.param(QWEN, "claude-code (no string `userType`", id="qwen-code-record"),
         pytest.param(
             {**CLAUDE, "userType": None}, "claude-code (no string `userType`", id="claude"
         ),
@@ -204,16 +203,6 @@ def test_a_json_document_of_a_hosts_shape(tmp_path: Path, value: Any, host: str)
     ("value", "nearest"),
     [
         pytest.param(
-            {
-                **J0,
-                "messages": [
-                    {**m, "type": "qwen"} if m["type"] == "gemini" else m for m in J0["messages"]
-                ],
-            },
-            "gemini-cli (no message of `type` `gemini`",
-            id="qwen-0.1-chat",
-        ),
-        pytest.param(
             {"version": 1, "sessionId": "s", "messages": [], "system_prompt": "p"},
             "vscode (no array `requests`",
             id="cline-sdk-messages",
@@ -221,7 +210,6 @@ def test_a_json_document_of_a_hosts_shape(tmp_path: Path, value: Any, host: str)
         pytest.param(
             {"requests": [], "requesterUsername": "dev"}, "vscode (no number", id="requests"
         ),
-        pytest.param([{"ts": 1, "type": "say", "say": "text"}], None, id="cline-ui-messages"),
     ],
 )
 def test_a_json_document_of_no_hosts_shape_is_e_host(

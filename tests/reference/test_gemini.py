@@ -150,9 +150,6 @@ def test_json_chat_is_told_from_vscode_and_unmeasurable(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("messages", "missing"),
     [
-        pytest.param(
-            [user("u1"), answer("q1", "qwen")], "no message of `type` `gemini`", id="qwen"
-        ),
         pytest.param([user("u1")], "no message of `type` `gemini`", id="no-answer-yet"),
     ],
 )

@@ -80,7 +80,7 @@ def test_an_object_of_no_known_host_is_e_host_naming_the_hosts(tmp_path: Path) -
     assert main(["count", str(path)], io.StringIO(), err) == 1
     assert err.getvalue() == (
         f"error: {path}:0: E-HOST: not a session of a known host "
-        "(vscode, codex, pi, claude-code, gemini-cli, opencode, basic-agent-chat-loop, "
+        "(vscode, codex, pi, claude-code, gemini-cli, opencode, kilo, basic-agent-chat-loop, "
         "copilot-cli, qwen-code, cline, roo-code, kilo-code)\n"
     )
 

@@ -79,18 +79,25 @@ def reboots(path: Path) -> int:
         ({"uuid": "u", "sessionId": "s", "type": "tool_result"}, "qwen-code"),
         ({"uuid": "u", "sessionId": "s", "type": "system", "systemPayload": {}}, "qwen-code"),
         ({"uuid": "u", "sessionId": "s", "type": "assistant", "usageMetadata": {}}, "qwen-code"),
-        # Claude Code's records: Anthropic `content`, no parts, no systemPayload
+        # Claude Code's records: `userType`, Anthropic `content`, no parts, no systemPayload
         (
             {
                 "uuid": "u",
                 "sessionId": "s",
                 "type": "user",
+                "userType": "external",
                 "message": {"role": "user", "content": "hi"},
             },
             "claude-code",
         ),
         (
-            {"uuid": "u", "sessionId": "s", "type": "system", "subtype": "compact_boundary"},
+            {
+                "uuid": "u",
+                "sessionId": "s",
+                "type": "system",
+                "userType": "external",
+                "subtype": "compact_boundary",
+            },
             "claude-code",
         ),
     ],
