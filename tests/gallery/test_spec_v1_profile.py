@@ -21,6 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 COUNTER = Path(__file__).resolve().with_name("spec_v1_counter.py")
 TAG = "count-changed-v2"
+NEAR = "near-miss"
 
 
 def run_suite(report_dir: Path, *args: str) -> dict[str, Any]:
@@ -77,7 +78,7 @@ def test_spec_v1_profile_passes_every_claimed_case(v1_profile: dict[str, Any]) -
 
 def test_spec_v1_profile_leaves_out_exactly_the_changed_cases(v1_profile: dict[str, Any]) -> None:
     left_out = {c["id"] for c in v1_profile["cases"] if c["gate"] == "not-claimed"}
-    tagged = {c["id"] for c in v1_profile["cases"] if TAG in c["tags"]}
+    tagged = {c["id"] for c in v1_profile["cases"] if {TAG, NEAR} & set(c["tags"])}
     other_hosts = {c["id"] for c in v1_profile["cases"] if c["host"] != "vscode"}
     assert other_hosts, "the corpus has cases of other hosts (HST-1)"
     assert left_out == tagged | other_hosts  # spec 1.0 knew VS Code only
@@ -92,7 +93,9 @@ def test_default_profile_fails_only_cases_tagged_count_changed_v2(
     assert failing, "a spec 1.0 counter passes the whole 2.0 corpus"
     # A 1.0 counter reads VS Code logs only: every case of another host fails under the default
     # profile, which claims every host; among VS Code cases only the tagged ones fail.
-    untagged = [c for c in failing if TAG not in c["tags"] and c["host"] == "vscode"]
+    # The near misses (HST-2, spec 3.0 part four) are files of no known host that 1.0 read as
+    # VS Code's: not claimed by the spec-v1 profile either.
+    untagged = [c for c in failing if not {TAG, NEAR} & set(c["tags"]) and c["host"] == "vscode"]
     assert not untagged, f"fail without the tag {TAG}: " + summary(untagged)
 
 
