@@ -84,8 +84,8 @@ STORES: tuple[Store, ...] = (
         "*",
         False,
         SDK_NAME,
-        "sdk/packages/shared/src/storage/paths.ts: under CLINE_SESSION_DATA_DIR "
-        "(<dir>/<id>/<id>.messages.json)",
+        "cline/cline sdk/packages/shared/src/storage/paths.ts (resolveSessionDataDir: "
+        "CLINE_SESSION_DATA_DIR/<id>/<id>.messages.json)",
         distinct=False,
     ),
     Store(
@@ -104,8 +104,8 @@ STORES: tuple[Store, ...] = (
         f"User/profiles/*/globalStorage/{EXTENSION}/tasks/*",
         False,
         UI_NAME,
-        "src/core/storage/disk.ts: the same under another VS Code profile "
-        "(User/profiles/<id>/globalStorage)",
+        "cline/cline apps/vscode/src/core/storage/disk.ts, under another VS Code profile "
+        "(User/profiles/<profileId>/globalStorage)",
         distinct=False,
     ),
 )

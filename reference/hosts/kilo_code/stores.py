@@ -45,8 +45,8 @@ STORES: tuple[Store, ...] = (
         f"User/profiles/*/globalStorage/{EXTENSION}/tasks/*",
         False,
         UI_NAME,
-        "src/core/storage/disk.ts: the same under another VS Code profile "
-        "(User/profiles/<id>/globalStorage)",
+        "Kilo-Org/kilocode src/utils/storage.ts, under another VS Code profile "
+        "(User/profiles/<profileId>/globalStorage)",
         distinct=False,
     ),
 )
