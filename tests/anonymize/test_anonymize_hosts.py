@@ -100,7 +100,9 @@ def skeleton(path: Path) -> list[Any]:
     """What a person calls the structure: per record, its member names and its type, subtype
     and role; per markdown line, its label; per store, its files' or rows' records."""
     if path.is_dir():
-        return sorted(_shape(json.loads(p.read_bytes())) for p in path.rglob("*.json"))
+        # a Cline task folder mixes array files and object files: ordered by their repr
+        shapes = (_shape(json.loads(p.read_bytes())) for p in path.rglob("*.json"))
+        return sorted(shapes, key=repr)
     if path.suffix == ".md":
         return [_label(row) for row in _lines(path)]
     if path.read_bytes()[:16] == b"SQLite format 3\x00":
