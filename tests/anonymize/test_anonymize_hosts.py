@@ -100,9 +100,11 @@ def skeleton(path: Path) -> list[Any]:
     """What a person calls the structure: per record, its member names and its type, subtype
     and role; per markdown line, its label; per store, its files' or rows' records."""
     if path.is_dir():
-        # a Cline task folder mixes array files and object files: ordered by their repr
-        shapes = (_shape(json.loads(p.read_bytes())) for p in path.rglob("*.json"))
-        return sorted(shapes, key=repr)
+        shapes = [_shape(json.loads(p.read_bytes())) for p in path.rglob("*.json")]
+        try:
+            return sorted(shapes)
+        except TypeError:  # a Cline task folder mixes array files and object files
+            return sorted(shapes, key=repr)
     if path.suffix == ".md":
         return [_label(row) for row in _lines(path)]
     if path.read_bytes()[:16] == b"SQLite format 3\x00":
@@ -268,6 +270,7 @@ def test_there_is_a_real_or_harvested_input_of_every_host() -> None:
         "opencode",
         "basic-agent-chat-loop",
         "copilot-cli",
+        "cline",
     }
 
 
@@ -278,6 +281,8 @@ def test_a_planted_secret_is_gone_and_the_count_stays(case: Path, tmp_path: Path
         plant_in_database(source)
     elif meta["container"] == "markdown":
         plant_in_markdown(source)
+    elif source.is_dir():  # a Cline task folder: its ui records
+        plant_in_records(source / "ui_messages.json")
     else:
         plant_in_records(source)
     assert any(SECRET.encode() in data for _, data in every_file(source.parent))
