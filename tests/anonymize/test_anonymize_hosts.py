@@ -280,6 +280,7 @@ def test_there_is_a_real_or_harvested_input_of_every_host() -> None:
         "copilot-cli",
         "qwen-code",  # the harvested Qwen Code runs (issue 42)
         "cline",  # the harvested Cline CLI runs (issue 44)
+        "kilo",  # the harvested Kilo Code CLI runs (issue 42)
     }
 
 
