@@ -106,6 +106,7 @@ RECORDS = [
         "type": "user",
         "uuid": UUIDS[0],
         "sessionId": SID,
+        "userType": "external",  # CLC-1: Claude Code's own mark (HST-2)
         "timestamp": "2026-03-01T10:00:00.000Z",
         "message": {"role": "user", "content": [TOOL_RESULT]},
         "toolUseResult": {"card": 4111111111111111, "id": 5500000000000004, "rows": [{"t": 7.5}]},
