@@ -50,7 +50,8 @@ class Host:
     # (no value, not JSON, not an object): VS Code's (ERR-1, ERR-3, ERR-4), keeping 2.0's answers.
     fallback: bool = False
     # HST-1: the key of the host whose reader this host shares (spec/hosts.toml `family`): its
-    # files are that family's format, read by the owner's reader under this host's own key.
+    # files are that family's format, read by the owner's reader under this host's own key;
+    # "" for a host that reads its own (an owner, or a host of no family).
     family: str = ""
     # Environment variables that move this host's stores, named in `count --session`'s hint.
     store_variables: tuple[str, ...] = ()
@@ -58,9 +59,6 @@ class Host:
     input_label: str = "session"
     # WHO-1: how a process this host starts learns its own session (`whoami`, `hook`).
     identity: Identity = Identity(how="no known way for this host")
-    # HST-1: the key of the host whose reader reads this host's input (spec/hosts.toml
-    # `family`), "" for a host that reads its own (an owner, or a host of no family).
-    family: str = ""
 
     # HST-2 claims by marks: each row says yes only to what its host's writer leaves and no
     # other writer does, because detection asks every row and a file that two rows fit, or

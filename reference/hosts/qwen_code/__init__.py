@@ -99,7 +99,7 @@ def is_q0_file(path: str) -> bool:
 
     from ...core.files import open_log
     from ...core.jsontext import BOM
-    from ...core.registry import PEEK
+    from ...core.peek import PEEK
 
     with open_log(path) as stream:
         data = stream.read(PEEK)
