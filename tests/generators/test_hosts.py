@@ -118,7 +118,8 @@ def test_case_toml_names_the_host_right_after_the_title(case: Case) -> None:
         assert f"input/{meta['input']}" in case.files()
     elif case.scenario.host in ("cline", "roo-code", "kilo-code"):  # CLN-1: a task folder
         assert meta["container"] == "folder"
-        assert any(name.startswith(f"input/{meta['input']}/") for name in case.files())
+        given = f"input/{meta['input']}"  # the folder, or its ui_messages.json (CLN-1)
+        assert any(name == given or name.startswith(f"{given}/") for name in case.files())
     else:
         assert meta["container"] == ("json" if whole_file else "jsonl")
     assert meta["provenance"].startswith(f"generator:{case.scenario.name}/")
