@@ -10,6 +10,7 @@ order of spec/FIXTURES.md, and the comment.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,14 +124,31 @@ def pairs() -> list[tuple[Scenario[Any], str]]:
     return [(s, era) for adapter in ADAPTERS for s in adapter.scenarios for era in s.eras]
 
 
+def scenario_hosts() -> frozenset[str | None]:
+    """Every host key some scenario of the corpus writes for (None: a file of no host)."""
+    return frozenset(scenario.host for scenario, _ in pairs())
+
+
 def missing_ids() -> list[str]:
     """Keys `scenario/era` with no ID in the registry yet."""
     return ids.missing_keys(pairs())
 
 
-def all_cases(only: str | None = None) -> list[Case]:
-    """Generate every registered case (or the one with ID `only`)."""
-    return ids.registered_cases(pairs(), generate, only)
+def all_cases(
+    only: str | None = None,
+    hosts: Container[str | None] | None = None,
+    scenarios: Container[str] | None = None,
+) -> list[Case]:
+    """Generate every registered case (or the one with ID `only`, or those of `hosts` or of the
+    scenarios named `scenarios` only: playing VS Code's writer is most of a build, so a test
+    about one host or scenario asks for its own; a host None is a file of no host)."""
+    chosen = [
+        (scenario, era)
+        for scenario, era in pairs()
+        if (hosts is None or scenario.host in hosts)
+        and (scenarios is None or scenario.name in scenarios)
+    ]
+    return ids.registered_cases(chosen, generate, only)
 
 
 TITLE_COUNT = re.compile(r"\b(no|one|two|three|four|five|six|\d+) reboots?\b")

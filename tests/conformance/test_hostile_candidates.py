@@ -39,6 +39,7 @@ def passes(data: dict[str, object]) -> int:
     return sum(1 for outcome in outcomes(data).values() if outcome == "pass")  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_a_crashing_candidate_passes_no_rejection_and_a_diagnosing_one_passes_all() -> None:
     """On every rejection case of the real corpus (read only), judged as the plugin judges: a
     traceback is a crash every time; the reference as a subprocess (a right diagnostic, exit 1)

@@ -60,6 +60,7 @@ def test_the_schemas_words_are_the_enums(validator: Draft202012Validator) -> Non
     assert columns == [str(outcome) for outcome in Outcome]
 
 
+@pytest.mark.slow
 def test_the_reference_on_the_whole_corpus_writes_a_valid_report(
     validator: Draft202012Validator, reference_report: dict[str, Any]
 ) -> None:

@@ -40,6 +40,7 @@ def _folder(out_dir: Path) -> Path:
     return folders[0]
 
 
+@pytest.mark.slow
 def test_the_seed_is_printed_first_and_a_divergence_exits_1(
     fuzzed: tuple[int, str, Path],
 ) -> None:
@@ -49,6 +50,7 @@ def test_the_seed_is_printed_first_and_a_divergence_exits_1(
     assert f"--seed {SEED}" in text.splitlines()[-1]  # the reproduce line
 
 
+@pytest.mark.slow
 def test_the_fixture_passes_the_corpus_lint(fuzzed: tuple[int, str, Path], tmp_path: Path) -> None:
     fixtures = tmp_path / "fixtures"
     folder = _folder(fuzzed[2])
@@ -65,6 +67,7 @@ def test_the_fixture_passes_the_corpus_lint(fuzzed: tuple[int, str, Path], tmp_p
     assert case.expect["outcome"] == "count"
 
 
+@pytest.mark.slow
 def test_the_explanation_sits_beside_the_folder(fuzzed: tuple[int, str, Path]) -> None:
     folder = _folder(fuzzed[2])
     text = (folder.parent / f"{folder.name}.EXPLAIN.txt").read_text(encoding="utf-8")
@@ -94,6 +97,7 @@ def _runner(corpus: Path, snapshots: Path, *args: str) -> subprocess.CompletedPr
     return subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=240)
 
 
+@pytest.mark.slow
 def test_the_fixture_round_trips_through_the_snapshots(
     fuzzed: tuple[int, str, Path], tmp_path: Path
 ) -> None:

@@ -14,6 +14,9 @@ from rebootspec.conformance.runner.candidates import ReferenceCandidate
 from rebootspec.conformance.runner.outcome import classify
 from rebootspec.generators.hosts.vscode.plan import Remove, Retry, expected_reboots
 
+# Fuzz searches that run until a divergence is found and shrunk: minutes, so `tox -e slow`.
+pytestmark = pytest.mark.slow
+
 SEED = 5
 
 

@@ -77,6 +77,7 @@ def test_every_row_has_a_counter_and_every_counter_a_row() -> None:
     assert sorted(ROWS) == sorted(GALLERY)
 
 
+@pytest.mark.slow
 def test_the_other_hosts_have_their_own_rows() -> None:
     """Spec 3.0's hosts each have mistakes of their own in the gallery, not only VS Code's."""
     assert len(HOST_ROWS) >= 12
@@ -90,6 +91,7 @@ def test_the_other_hosts_have_their_own_rows() -> None:
     assert {"codex", "pi", "claude-code", "gemini-cli"} <= caught_on
 
 
+@pytest.mark.slow
 def test_claude_code_and_gemini_rows_are_caught_on_their_own_hosts() -> None:
     """Each `claude-*` and `gemini-*` row is caught on a case of the host it names: the mistake
     is in that host's reading, not a side effect on another host's files."""
@@ -113,6 +115,7 @@ def test_every_row_names_tags_of_the_corpus() -> None:
     assert all(ROWS.values()), "every row names at least one tag"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(set(HOST_ROWS) - {"greps-compact"}))
 def test_a_host_mistake_is_only_that_mistake(name: str) -> None:
     """A host row's counter bends one rule of Codex or pi reading: on every VS Code case it gives
@@ -133,6 +136,7 @@ def test_the_row_parser_reads_names_and_tags() -> None:
     assert spec_rows(text) == {"x-y": ["push-index", "delete"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GALLERY))
 def test_the_corpus_catches_the_mistake_where_the_spec_says(name: str) -> None:
     failing = [
@@ -146,6 +150,7 @@ def test_the_corpus_catches_the_mistake_where_the_spec_says(name: str) -> None:
     assert not missing, f"{name}: §10 names {missing}, but no failing case carries them"
 
 
+@pytest.mark.slow
 def test_the_reference_itself_passes_every_case() -> None:
     """The gallery's judge is honest: the unbent reference gives every expected answer."""
     from rebootspec.reference import count_path

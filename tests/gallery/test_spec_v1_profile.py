@@ -18,6 +18,10 @@ from typing import Any
 
 import pytest
 
+# The whole corpus through a subprocess counter, twice: minutes, so `tox -e slow`, not the
+# default run.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 COUNTER = Path(__file__).resolve().with_name("spec_v1_counter.py")
 TAG = "count-changed-v2"

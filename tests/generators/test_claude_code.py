@@ -20,7 +20,7 @@ from rebootspec.generators.corpus.cases import Case
 from rebootspec.generators.hosts.claude_code import writer as claude_code
 from rebootspec.generators.hosts.claude_code.plan import ClaudePlan, expected_reboots
 
-CASES = [case for case in cases.all_cases() if case.scenario.host == "claude-code"]
+CASES = cases.all_cases(hosts={"claude-code"})
 
 
 def values(data: bytes) -> Iterator[tuple[int, Any]]:

@@ -29,9 +29,9 @@ from rebootspec.generators.hosts.codex.plan import CodexPlan, codex_all_compacti
 from rebootspec.generators.hosts.pi import writer as pi
 from rebootspec.generators.hosts.pi.plan import PiPlan
 
-CASES = [
-    case for case in cases.all_cases() if case.scenario.host not in ("vscode", "opencode", "kilo")
-]
+# Every host's model but VS Code's and opencode's stores (which have their own tests).
+LOG_HOSTS = cases.scenario_hosts() - {"vscode", "opencode", "kilo"}
+CASES = cases.all_cases(hosts=LOG_HOSTS)
 IDS = [case.key for case in CASES]
 
 

@@ -32,7 +32,7 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9
 @cache
 def cases() -> dict[str, Case]:
     """VS Code's generated cases by key (`scenario/era`)."""
-    return {case.key: case for case in all_cases() if case.scenario.host == "vscode"}
+    return {case.key: case for case in all_cases(hosts={"vscode"})}
 
 
 def by_scenario(name: str) -> list[Case]:

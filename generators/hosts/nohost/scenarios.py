@@ -58,28 +58,30 @@ SCENARIOS: tuple[Scenario[None], ...] = (
         "near-miss-cline-api-history",
         None,
         ("none",),
-        "a Cline task's api_conversation_history.json, a JSON array: no known host's",
-        (*NEAR_MISS, "LEG-1"),
+        "a Cline task's api_conversation_history.json alone, a JSON array: no known host's",
+        (*NEAR_MISS, "LEG-1", "CLN-1"),
         NEAR_TAGS,
         raw=strangers.cline_api_history(),
         reject="E-HOST",
         comment="Anthropic-style messages in an array; spec 2.0 read it by VS Code's rules "
-        "(E-STATE). E-HOST until Cline has a chapter.",
+        "(E-STATE). A Cline task is given as its folder or its ui_messages.json (CLN-1); the api "
+        "history alone is not one, and no other row claims it.",
         options="json",
     ),
     Scenario(
         "near-miss-cline-sdk-messages",
         None,
         ("none",),
-        "a Cline SDK session's messages.json has a number version and a sessionId but no "
-        "requests: not a VS Code flat session, no known host's",
-        (*NEAR_MISS, "LEG-1"),
+        "a Cline SDK messages file under another name: a number version and a sessionId but "
+        "no requests, no known host's",
+        (*NEAR_MISS, "LEG-1", "CLN-12"),
         NEAR_TAGS,
         raw=strangers.cline_sdk_messages(),
         reject="E-HOST",
         comment="Spec 2.0 took it for a VS Code flat session (a number version, a string "
         "sessionId) and counted 0; VS Code's marks include the requests array (LEG-1, HST-2). "
-        "E-HOST until Cline has a chapter.",
+        "The SDK's file is <id>.messages.json in its session folder (CLN-12); under another "
+        "name it is not one, and no other row claims it.",
         options="json",
     ),
     Scenario(

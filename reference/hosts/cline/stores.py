@@ -109,3 +109,45 @@ STORES: tuple[Store, ...] = (
         distinct=False,
     ),
 )
+
+
+def extension_rows(
+    key: str, extension: str, source: str
+) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
+    """The store rows of a family member that is a VS Code extension keeping Cline's task
+    folders (CLN-10): `<globalStorage>/<extension>/tasks/<id>/` under VS Code's user data folders
+    and profiles, found through VS Code's own rows. `source` names the file of the member's own
+    repository that sets the folder; the rows differ between members only in these three facts.
+    """
+    bases = (
+        Base(
+            key,
+            "",
+            "{appdata}/{product}",
+            f"{source} (getTaskDirectoryPath: <globalStorage>/tasks/<taskId>), under VS Code's "
+            "user data folders (VS Code's rows)",
+            finder=rehosted("vscode", key),
+        ),
+    )
+    stores = (
+        Store(
+            key,
+            "extension",
+            f"User/globalStorage/{extension}/tasks/*",
+            False,
+            UI_NAME,
+            f"{source} (getTaskDirectoryPath: <globalStorage>/tasks/<taskId>), the default "
+            "profile's globalStorage",
+            distinct=False,
+        ),
+        Store(
+            key,
+            "extension",
+            f"User/profiles/*/globalStorage/{extension}/tasks/*",
+            False,
+            UI_NAME,
+            f"{source}, under another VS Code profile (User/profiles/<profileId>/globalStorage)",
+            distinct=False,
+        ),
+    )
+    return bases, stores
