@@ -110,7 +110,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "peers": Command(
         "the counters people use (codeburn, agentsview, ...) over the corpus: the scoreboard",
-        "rebootspec peers --out reports/peers --readme README.md",
+        "rebootspec peers --out reports/peers --readme docs/peers.md",
         ".commands.peers:cli",
     ),
     "version": Command(
