@@ -113,6 +113,11 @@ COMMANDS: dict[str, Command] = {
         "rebootspec peers --out reports/peers --readme docs/peers.md",
         ".commands.peers:cli",
     ),
+    "completion": Command(
+        "the tab-completion script for bash, zsh or fish, made from these parsers",
+        "rebootspec completion bash > ~/.local/share/bash-completion/completions/rebootspec",
+        ".commands.completion:cli",
+    ),
     "version": Command(
         "the versions of rebootspec, its spec and its corpus",
         "rebootspec version",

@@ -188,6 +188,7 @@ FEEDS: dict[str, Feed] = {
         lambda p, c: Call(["peers", "--from-json", p, "--out", str(c / "pages")]),
         lambda c: HELP,
     ),
+    "completion": Feed(None, lambda c: Call(["completion", "bash"])),  # reads no file
     "version": Feed(None, lambda c: Call(["version"])),
 }
 
