@@ -1,0 +1,56 @@
+"""The numbers of docs/evidence.md are the corpus's: hand counts, harvested cases per host.
+
+Why: the evidence page is where a reader checks a claim ("the reference agrees on all 43"); a
+number that drifted from the corpus (the page said 26 harvested Codex and pi cases when the
+corpus held 30) makes the whole page doubtful. The expected numbers come from the cases'
+own case.toml (their hand-worked expectation and their provenance), never from the reference.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = " ".join((ROOT / "docs" / "evidence.md").read_text("utf-8").split())
+CASES = {
+    path.parent.name: tomllib.loads(path.read_text("utf-8"))
+    for path in (ROOT / "fixtures").glob("*/case.toml")
+}
+
+
+def harvested(*hosts: str) -> int:
+    """Cases whose provenance is a harvest of one of `hosts` (harvest:HOST@VERSION/...)."""
+    return sum(
+        1
+        for case in CASES.values()
+        if re.match(r"harvest:([^@]+)@", case.get("provenance", ""))
+        and case["provenance"].split(":", 1)[1].split("@", 1)[0] in hosts
+    )
+
+
+# A sentence of the page -> the hosts whose harvested cases it counts.
+SENTENCES = {
+    r"Written by the hosts themselves\.\*\* (\d+) cases \(tag `harvested`": ("codex", "pi"),
+    r"and (\d+) cases hold a run's session files": ("basic-agent-chat-loop",),
+    r"`--resume <id> -p`: (\d+) cases from": ("qwen-code",),
+    r"The reference agrees on all (\d+)\.": ("qwen-code",),
+}
+
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+def test_each_harvest_count_is_the_corpuss(sentence: str) -> None:
+    said = re.search(sentence, PAGE)
+    assert said, f"docs/evidence.md no longer says {sentence!r}"
+    assert int(said.group(1)) == harvested(*SENTENCES[sentence])
+
+
+def test_the_hand_counts_of_the_real_logs_are_the_cases_expectations() -> None:
+    text = (ROOT / "docs" / "evidence.md").read_text("utf-8")
+    rows = re.findall(r"^\| `(realworld-[a-z0-9-]+)` \|[^|]*\|[^|]*\| (\d+) \|", text, re.M)
+    assert len(rows) >= 8, rows
+    for case, reboots in rows:
+        assert CASES[case]["expect"]["reboots"] == int(reboots), case
