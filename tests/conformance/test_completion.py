@@ -35,6 +35,19 @@ def test_every_subcommand_is_offered(shell: str, scripts: dict[str, str]) -> Non
         assert name in scripts[shell], (shell, name)
 
 
+def test_each_subcommands_own_parser_is_found() -> None:
+    """Every subcommand with options has its real parser in the tree, not an empty stand-in
+    (a subcommand whose parser could not be captured would offer nothing after its name)."""
+    import argparse
+
+    tree = completion.tree()
+    (subcommands,) = [a for a in tree._actions if isinstance(a, argparse._SubParsersAction)]
+    for name in COMMANDS:
+        parser = subcommands.choices[name]
+        options = [a for a in parser._actions if not isinstance(a, argparse._HelpAction)]
+        assert options or name == "version", name
+
+
 # Options a user types, one per kind of parser the script is made from.
 OPTIONS = {
     "count": "--readable",  # the reference's own parser
