@@ -86,7 +86,8 @@ SKIPPED = {
     "rebootspec add-fixture /tmp/new-era.jsonl --title \"the 0.41 marker text 'Condensed "
     "conversation'; two reboots\" --rules MRK-1,ERA-2,CNT-2 --tags summaries-array --era "
     'condensed --expect-reboots 2 --author "Your Name"': (
-        "writes a case into the checkout's fixtures/ (tests/contribute runs it on a copy)"
+        "writes a case into the checkout's fixtures/ (tests/anonymize/test_add_fixture.py "
+        "runs it on a copy)"
     ),
 }
 
