@@ -54,3 +54,28 @@ def test_the_hand_counts_of_the_real_logs_are_the_cases_expectations() -> None:
     assert len(rows) >= 8, rows
     for case, reboots in rows:
         assert CASES[case]["expect"]["reboots"] == int(reboots), case
+
+
+def test_the_gallery_count_is_the_gallerys() -> None:
+    """ "N mistakes: 25 of VS Code readers ... and 5 for the Cline family": the total is the
+    gallery's size (tests/gallery/wrong_counters.py), and the groups named add up to it."""
+    import importlib.util
+    import sys
+
+    gallery = ROOT / "tests" / "gallery"
+    sys.path.insert(0, str(gallery))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "wrong_counters", gallery / "wrong_counters.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(gallery))
+    said = re.search(r"SPEC\.md §10 — (\d+) mistakes: (\d+) of VS Code", PAGE)
+    assert said, "the gallery paragraph is gone"
+    assert int(said.group(1)) == len(module.GALLERY)
+    paragraph = PAGE[said.start() : PAGE.index("as one compaction.", said.start())]
+    groups = [int(said.group(2)), *map(int, re.findall(r"\band (\d+) for\b", paragraph))]
+    assert sum(groups) == len(module.GALLERY), groups
