@@ -79,3 +79,33 @@ def test_the_gallery_count_is_the_gallerys() -> None:
     paragraph = PAGE[said.start() : PAGE.index("as one compaction.", said.start())]
     groups = [int(said.group(2)), *map(int, re.findall(r"\band (\d+) for\b", paragraph))]
     assert sum(groups) == len(module.GALLERY), groups
+
+
+WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+
+
+def provenance_count(prefix: str, hosts: tuple[str, ...] = ()) -> int:
+    """Cases whose provenance starts with `prefix` (and whose host is one of `hosts`)."""
+    return sum(
+        1
+        for case in CASES.values()
+        if case.get("provenance", "").startswith(prefix)
+        and (not hosts or case.get("host") in hosts)
+    )
+
+
+# A sentence of the page -> the provenance prefix (and hosts) of the cases it counts.
+PROVENANCES = {
+    r"The (\d+) generated cases of the family": ("generator:", ("cline", "roo-code", "kilo-code")),
+    r"(\w+) 1\.0\.102 cases come from it": ("harvest:copilot-cli@1.0.102/", ()),
+    r"and (\w+) of 1\.0\.85 \(era `P1`": ("harvest:copilot-cli@1.0.85/", ()),
+}
+
+
+@pytest.mark.parametrize("sentence", PROVENANCES)
+def test_each_count_by_provenance_is_the_corpuss(sentence: str) -> None:
+    said = re.search(sentence, PAGE)
+    assert said, f"docs/evidence.md no longer says {sentence!r}"
+    word = said.group(1)
+    number = int(word) if word.isdigit() else WORDS[word.lower()]
+    assert number == provenance_count(*PROVENANCES[sentence])
