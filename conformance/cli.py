@@ -110,8 +110,13 @@ COMMANDS: dict[str, Command] = {
     ),
     "peers": Command(
         "the counters people use (codeburn, agentsview, ...) over the corpus: the scoreboard",
-        "rebootspec peers --out reports/peers --readme README.md",
+        "rebootspec peers --out reports/peers --readme docs/peers.md",
         ".commands.peers:cli",
+    ),
+    "completion": Command(
+        "the tab-completion script for bash, zsh or fish, made from these parsers",
+        "rebootspec completion bash > ~/.local/share/bash-completion/completions/rebootspec",
+        ".commands.completion:cli",
     ),
     "version": Command(
         "the versions of rebootspec, its spec and its corpus",

@@ -46,7 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="WORD",
         help="only cases whose ID, name, host, title or a tag contains WORD (any case)",
     )
-    parser.add_argument("--json", action="store_true", help="list as JSON (the manifest's cases)")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object a line (JSON Lines, as `sessions --json`): each a case of the "
+        "manifest's shape",
+    )
     add_settings(parser.add_argument, ["corpus"])
     return parser
 
@@ -109,7 +114,10 @@ def cli(argv: list[str]) -> int:
         return 0
     if args.json:
         inputs = {case.id: str(case.input) for case in chosen}
-        sys.stdout.write(orjson.dumps(manifest(chosen, inputs)["cases"]).decode() + "\n")
+        # JSON Lines, one case a line: rows stream, as `sessions --json` (issue 46); the one
+        # document with every case is `cases export`'s manifest.json.
+        rows = manifest(chosen, inputs)["cases"]
+        sys.stdout.write("".join(orjson.dumps(row).decode() + "\n" for row in rows))
         return 0
     sys.stdout.write(listing(chosen))
     return 0

@@ -3,7 +3,8 @@
 Glue only: the peers are `presets/peers/`, the runs and the gallery matching `scoreboard/`. It
 installs what is missing (npm and PyPI into a cache folder), runs each peer on the cases of the
 hosts it claims, names every miss by its gallery row, and writes `peers.json`, `peers.md` and
-`peers.html` (and, with `--readme`, the README's section between its markers). `--from-json`
+`peers.html` (and, with `--readme PAGE`, the scoreboard section between the page's markers:
+docs/peers.md owns it since issue 46 moved the measurements out of the README). `--from-json`
 renders a recorded `peers.json` again without running anything.
 """
 
@@ -47,7 +48,7 @@ def _parser() -> UsageParser:
         "the corpus cases of the hosts each claims and write the scoreboard: host x counter "
         "right/claimed, median time per case, and the gallery row each miss matches. Installs "
         "missing peers from npm and PyPI into ~/.cache/rebootspec-peers.",
-        epilog="example: rebootspec peers --out reports/peers --readme README.md",
+        epilog="example: rebootspec peers --out reports/peers --readme docs/peers.md",
     )
     parser.add_argument("--peers", default="", help="comma-separated peer names (default: all)")
     parser.add_argument("--hosts", default="", help="comma-separated hosts (default: all claimed)")
@@ -56,7 +57,9 @@ def _parser() -> UsageParser:
     )
     parser.add_argument("--corpus", type=Path, default=None, help="the corpus folder")
     parser.add_argument("--out", type=Path, default=Path("reports/peers"), help="output folder")
-    parser.add_argument("--readme", type=Path, default=None, help="rewrite its peers section")
+    parser.add_argument(
+        "--readme", type=Path, default=None, help="a page (docs/peers.md) to rewrite the table of"
+    )
     parser.add_argument("--no-install", action="store_true", help="skip peers not installed")
     parser.add_argument(
         "--big", action="store_true", help="also time each peer on each host's 100 MB file"

@@ -71,6 +71,12 @@ example: rebootspec hook --out ~/.patch --field reboots   (a PostCompact hook's 
 """
 
 
+# The options each command takes, read by hand below and by `rebootspec completion`.
+WHOAMI_OPTIONS = ("--json", "--field", "--host", "--guess", "--readable")
+HOOK_OPTIONS = ("--out", "--field", "--readable")
+FLAGS = ("--json", "--guess", "--readable")  # the options that take no value
+
+
 class Options:
     def __init__(self) -> None:
         self.field: str | None = None
@@ -92,7 +98,7 @@ def _options(argv: list[str], allowed: tuple[str, ...], err: TextIO) -> Options 
             what = f"unknown option {name}" if word.startswith("-") else f"unexpected {word!r}"
             err.write(f"usage error: {what} (try --help)\n")
             return EXIT_USAGE
-        if name in ("--json", "--guess", "--readable"):
+        if name in FLAGS:
             if eq:
                 err.write(f"usage error: {name} takes no value (try --help)\n")
                 return EXIT_USAGE
@@ -123,8 +129,7 @@ def whoami(
 ) -> int:
     """`rebootspec whoami`: the calling session from the environment (WHO-1..WHO-3, WHO-5)."""
     out, err = out or sys.stdout, err or sys.stderr
-    allowed = ("--json", "--field", "--host", "--guess", "--readable")
-    options = _options(argv, allowed, err)
+    options = _options(argv, WHOAMI_OPTIONS, err)
     if options == -1:
         import textwrap
 
@@ -167,7 +172,7 @@ def hook(
 ) -> int:
     """`rebootspec hook`: the session of a hook's JSON on stdin (WHO-4)."""
     out, err = out or sys.stdout, err or sys.stderr
-    options = _options(argv, ("--out", "--field", "--readable"), err)
+    options = _options(argv, HOOK_OPTIONS, err)
     if options == -1:
         out.write(HOOK_HELP)
         return EXIT_ANSWER

@@ -233,7 +233,8 @@ def test_cases_lists_and_filters_by_host_tag_rule_and_word(tmp_path: Path) -> No
 
 
 def test_an_export_runs_under_the_readme_script_without_python(tmp_path: Path) -> None:
-    """The README's JavaScript harness, run by node on an export: the reference passes."""
+    """The candidates' page's JavaScript harness, run by node on an export: the reference
+    passes."""
     jsonschema = pytest.importorskip("jsonschema")
     script = readme_script()
     assert len(script.splitlines()) <= 30
@@ -274,10 +275,10 @@ def shutil_which(name: str) -> str | None:
 
 
 def readme_script() -> str:
-    """The script between the README's `run-corpus.mjs` markers."""
-    text = (REPO_ROOT / "README.md").read_text("utf-8")
+    """The script between docs/candidates.md's `run-corpus.mjs` markers."""
+    text = (REPO_ROOT / "docs" / "candidates.md").read_text("utf-8")
     found = re.search(r"```js\n(// node run-corpus\.mjs.*?)```", text, re.S)
-    assert found, "README.md shows no run-corpus.mjs"
+    assert found, "docs/candidates.md shows no run-corpus.mjs"
     return found.group(1)
 
 

@@ -26,6 +26,7 @@ EXPECTED = [
     "anonymize",
     "add-fixture",
     "peers",
+    "completion",
     "version",
 ]
 

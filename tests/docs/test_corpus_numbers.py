@@ -17,7 +17,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = [ROOT / "README.md", ROOT / "conformance" / "README.md", ROOT / "CONTRIBUTING.md"]
+DOCS = [
+    *(ROOT / "README.md", ROOT / "conformance" / "README.md", ROOT / "CONTRIBUTING.md"),
+    *sorted((ROOT / "docs").glob("*.md")),
+]
 # "the 262-case corpus", "(236 cases", "82 of 183 cases", "423 cases": a corpus-sized number.
 QUOTED = re.compile(r"\b(\d{3})(?:-case\b| cases?\b)")
 DATED = re.compile(r"\b20\d\d-\d\d-\d\d\b|\bthen\b")
@@ -91,8 +94,8 @@ def test_fuzz_help_says_it_draws_vs_code_sessions_only() -> None:
 
 
 def test_the_readme_states_the_corpus_size_once() -> None:
-    """The size now is written in one place (the folder table); every other number of cases in
-    the README is a dated measurement."""
-    text = (ROOT / "README.md").read_text("utf-8")
+    """The size now is written in one place (the README's opening); every other number of cases
+    in the README and docs/ is a dated measurement."""
+    text = "\n".join(doc.read_text("utf-8") for doc in DOCS if doc.exists())
     now = [m for m in QUOTED.finditer(text) if int(m.group(1)) == corpus_size()]
     assert len(now) == 1, [text[m.start() - 60 : m.end()] for m in now]

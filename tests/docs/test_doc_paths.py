@@ -18,6 +18,7 @@ DOCS = sorted(
     [
         ROOT / "README.md",
         ROOT / "CONTRIBUTING.md",
+        *(ROOT / "docs").glob("*.md"),
         *(ROOT / "spec").glob("*.md"),
         *ROOT.glob("*/README.md"),
     ]

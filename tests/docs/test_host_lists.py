@@ -72,7 +72,10 @@ def test_every_host_has_its_package() -> None:
         assert re.fullmatch(r"[a-z_]+", row["module"])
 
 
-DOCS = ["README.md", "CONTRIBUTING.md", "conformance/README.md", "spec/SPEC.md", "spec/STORES.md"]
+DOCS = [
+    *("README.md", "CONTRIBUTING.md", "conformance/README.md", "spec/SPEC.md", "spec/STORES.md"),
+    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md")),
+]
 HOST_LIST = re.compile(r"--host\s+`?((?:[a-z-]+\|)+[a-z-]+)")
 
 
@@ -90,10 +93,11 @@ def test_every_host_list_of_an_option_in_the_docs_is_the_registry() -> None:
     assert found >= 1
 
 
-def test_every_session_variable_is_in_the_readme_and_stores_md() -> None:
+def test_every_session_variable_is_in_the_agents_page_and_stores_md() -> None:
     """WHO-1: the variables each host gives its shell tool (Host.identity) are the ones the
-    README's "For agents" and STORES.md's table name (issue 43: COPILOT_AGENT_SESSION_ID)."""
-    readme = (ROOT / "README.md").read_text("utf-8")
+    agents' page (docs/agents.md) and STORES.md's table name (issue 43:
+    COPILOT_AGENT_SESSION_ID)."""
+    readme = (ROOT / "docs" / "agents.md").read_text("utf-8")
     stores = (ROOT / "spec" / "STORES.md").read_text("utf-8")
     for host in registry.hosts():
         for variable in host.identity.names():

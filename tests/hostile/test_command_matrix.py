@@ -17,7 +17,7 @@ own with TMPDIR there, under RLIMIT_AS (this process's size + 1 GiB) and a time 
 asserts: the exit code `expected()` documents; no traceback; when the command refuses, exactly
 one line on stderr, with no raw control character; nothing left in the cell's folder or its
 TMPDIR; and no input or output target changed (a FIFO stays a FIFO, the inputs keep their
-bytes). Cells run two at a time; the whole matrix takes seconds (the README's reliability
+bytes). Cells run two at a time; the whole matrix takes seconds (docs/evidence.md's reliability
 paragraph gives its size and time).
 """
 
@@ -188,6 +188,7 @@ FEEDS: dict[str, Feed] = {
         lambda p, c: Call(["peers", "--from-json", p, "--out", str(c / "pages")]),
         lambda c: HELP,
     ),
+    "completion": Feed(None, lambda c: Call(["completion", "bash"])),  # reads no file
     "version": Feed(None, lambda c: Call(["version"])),
 }
 

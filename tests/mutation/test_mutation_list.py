@@ -1,6 +1,6 @@
 """Mutation testing covers every host the registry lists: its package's entry and its reader.
 
-Why: the README presents mutation testing as covering the readable reference; a host added to
+Why: docs/evidence.md presents mutation testing as covering the readable reference; a host added to
 spec/hosts.toml whose reader is missing from mutmut's `only_mutate` would be untested by it.
 """
 
