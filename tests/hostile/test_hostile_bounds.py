@@ -234,7 +234,7 @@ def long_lines(shape: str) -> bytes:
     return HEAD + ITEM * 10 + TEXT + half + "\U0001f600".encode() + half + b"\n" + COMPACTED
 
 
-@pytest.mark.slow  # six 100 MB lines measured in subprocesses: a benchmark more than a test
+@pytest.mark.slow  # six 64 MiB lines measured in subprocesses: a benchmark more than a test
 @pytest.mark.parametrize("readable", [True, False], ids=["readable", "fast"])
 @pytest.mark.parametrize("shape", ["middle", "first", "outside-bmp"])
 def test_peak_memory_on_a_long_line_is_about_three_times_the_line(
