@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from functools import cache
 
-import orjson
-
+from . import smalljson
 from .blankruns import BLANK_LINES, skip_run
 from .errors import E_LIMIT, W_TORN_TAIL, Notice, Rejection
-from .jsontext import BOM, DEPTH_LIMIT, deeper_than, js_int, reject_constant
+from .jsontext import BOM, DEPTH_LIMIT, deeper_than, js_int, orjson_module, reject_constant
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -51,6 +50,8 @@ def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, 
     nested deeper than ERR-8 allows raises Rejection(E-LIMIT) (JSV-4).
     """
     line = 0
+    small = smalljson.left() > 0  # a small log: orjson is never imported (smalljson.py)
+    orjson: Any = None
     for raw in stream:  # binary iteration splits on LF only
         line += 1
         if line == 1 and raw.startswith(BOM):
@@ -61,6 +62,14 @@ def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, 
         if len(raw) >= LONG_LINE:  # never orjson's error on it: that builds it as text
             yield from _split(raw, line, notices)
             continue
+        if small:
+            value = smalljson.loads(raw)
+            if value is not smalljson.UNDECIDED:
+                yield line, value
+                continue
+            small = smalljson.left() > 0
+        if orjson is None:
+            orjson = orjson_module()
         try:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError as error:

@@ -17,10 +17,10 @@ names the owner, `cline`.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from ...core.errors import Rejection
 from ...core.jsontext import BOM, parse_json
+from ...core.plain import Plain
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -78,16 +78,28 @@ ROO_API_MEMBERS = (
 KILO_ASKS = frozenset({"payment_required_prompt", "invalid_model", "checkpoint_restore"})
 
 
-@dataclass
-class Input:
-    """One input of the family, its documents parsed once (CLN-1)."""
+class Input(Plain):
+    """One input of the family, its documents parsed once (CLN-1). (A `Plain`, not a
+    dataclass: detection makes one on every count, and `dataclasses` costs its import.)"""
 
-    kind: str  # "task" (a task folder) or "sdk" (an SDK session folder)
-    folder: str
-    main: str  # ui_messages.json, or <id>.messages.json
-    document: Any  # the main file's document
-    member: str = CLINE
-    companions: dict[str, Any] = field(default_factory=dict)  # file name -> document or error
+    _fields = ("kind", "folder", "main", "document", "member", "companions")
+
+    def __init__(
+        self,
+        kind: str,
+        folder: str,
+        main: str,
+        document: Any,
+        member: str = CLINE,
+        companions: dict[str, Any] | None = None,
+    ) -> None:
+        self.kind = kind  # "task" (a task folder) or "sdk" (an SDK session folder)
+        self.folder = folder
+        self.main = main  # ui_messages.json, or <id>.messages.json
+        self.document = document  # the main file's document
+        self.member = member
+        # file name -> document or error
+        self.companions: dict[str, Any] = {} if companions is None else companions
 
 
 _LAST: tuple[tuple[Any, ...], Input | None] | None = None

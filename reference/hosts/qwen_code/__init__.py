@@ -7,8 +7,6 @@ host's entry in the registry and imports neither until asked.
 
 from __future__ import annotations
 
-import re
-
 from ...core.host import Host
 from ...core.identity import ID, Identity
 from . import titles
@@ -23,7 +21,15 @@ if TYPE_CHECKING:
 # QWN-1: the record types of Qwen's recorder (`ChatRecord.type`).
 RECORD_TYPES = frozenset({"user", "assistant", "tool_result", "system"})
 # QWN-1: a Q0 chat's reply message, as 0.1.x's recorder types it (Gemini CLI's says "gemini").
-Q0_REPLY = re.compile(rb'"type"\s*:\s*"qwen"')
+Q0_REPLY = rb'"type"\s*:\s*"qwen"'
+
+
+def has_q0_reply(data: bytes) -> bool:
+    """Whether `data` holds Q0_REPLY. `re` is imported here, not with the registry: only a
+    `.json` naming `projectHash` is searched, and every count imports this package."""
+    import re
+
+    return re.search(Q0_REPLY, data) is not None
 
 
 class QwenCode(Host):
@@ -42,7 +48,7 @@ class QwenCode(Host):
         message typed `qwen`, and whose document is a whole-file chat (Q0)."""
         if is_dir or not path.endswith(".json"):
             return False
-        if b'"projectHash"' not in head or Q0_REPLY.search(head) is None:
+        if b'"projectHash"' not in head or not has_q0_reply(head):
             return False
         return is_q0_file(path)
 
@@ -103,7 +109,7 @@ def is_q0_file(path: str) -> bool:
 
     with open_log(path) as stream:
         data = stream.read(PEEK)
-        if b'"projectHash"' not in data or Q0_REPLY.search(data) is None:
+        if b'"projectHash"' not in data or not has_q0_reply(data):
             return False
         data += stream.read()
     try:

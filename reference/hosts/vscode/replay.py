@@ -13,8 +13,7 @@ import io
 import math
 import os
 
-import orjson
-
+from ...core import smalljson
 from ...core.blankruns import EMPTY_LINES, skip_run
 from ...core.errors import (
     E_EMPTY,
@@ -29,7 +28,15 @@ from ...core.errors import (
     Rejection,
 )
 from ...core.files import open_log
-from ...core.jsontext import BOM, DEPTH_LIMIT, as_int, parse_json, parse_slowly, short_error
+from ...core.jsontext import (
+    BOM,
+    DEPTH_LIMIT,
+    as_int,
+    orjson_module,
+    parse_json,
+    parse_slowly,
+    short_error,
+)
 from ...core.plain import Plain
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
@@ -263,13 +270,9 @@ def load_flat(data: bytes) -> Replay:
     body = data[len(BOM) :] if data.startswith(BOM) else data
     if not body.strip(b" \t\r\n"):  # JSON whitespace only
         raise Rejection(0, E_EMPTY, "the file is empty")
-    try:
-        state = orjson.loads(body)
-    except orjson.JSONDecodeError as first:
-        if "depth limit" in str(first):
-            # ERR-10: a flat file's bound is reported at line 1, whichever parser found it.
-            raise Rejection(1, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
-        state = parse_slowly(body.decode("utf-8", "replace"), None, short_error(first))
+    state = smalljson.loads(body)  # a small file: as orjson reads it, without importing it
+    if state is smalljson.UNDECIDED:
+        state = _parsed_flat(body)
     if not isinstance(state, dict):
         raise Rejection(1, E_STATE, "the session is not a JSON object")
     if not (is_flat_session(state) or is_export(state)):
@@ -279,6 +282,18 @@ def load_flat(data: bytes) -> Replay:
             "neither a session (sessionId, version) nor an export (requests, responderUsername)",
         )
     return Replay(state, [], 1)
+
+
+def _parsed_flat(body: bytes) -> Any:
+    """RPL-2, ERR-3, ERR-8 for a whole flat file: orjson, else JSON.parse's reading."""
+    orjson = orjson_module()
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError as first:
+        if "depth limit" in str(first):
+            # ERR-10: a flat file's bound is reported at line 1, whichever parser found it.
+            raise Rejection(1, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
+        return parse_slowly(body.decode("utf-8", "replace"), None, short_error(first))
 
 
 def is_flat_session(state: dict[str, Any]) -> bool:
