@@ -72,6 +72,10 @@ def orjson_module() -> Any:
     return _ORJSON
 
 
+# JSV-4: a refused line this long is split value by value on its bytes (core/longline.py), not
+# decoded whole as text, which costs up to 4 bytes a character plus what the parser builds.
+LONG_LINE = 1 << 20
+
 # JSV-4: a text this long is checked by msgspec before orjson reads it: orjson's error on it
 # builds the whole text as a string (up to 12 times the line), msgspec's costs nothing.
 LONG_TEXT = 1 << 20

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
 
 from ..core.storetypes import (  # noqa: F401  (re-exported: the table's types)
     VSCODE_USER_DATA_ENV,
@@ -29,6 +28,10 @@ from ..core.storetypes import (  # noqa: F401  (re-exported: the table's types)
     home_of,
     under,
 )
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every whoami
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 # The platform the roots are found for; tests set it to build other platforms' fake homes.
 PLATFORM = sys.platform
@@ -114,7 +117,7 @@ def session_id(name: str) -> tuple[str, str] | None:
     named = [store for store in rows if store.distinct and not store.within]
     last = [store for store in rows if store.host == fallback().key and not store.within][:1]
     for store in (*named, *last):
-        match = store.pattern.fullmatch(name)
+        match = store.fullmatch(name)
         if match:
             return store.host, match["id"]
     return None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ...core.host import Host
 from ...core.identity import ID, Identity
-from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -84,7 +83,11 @@ class QwenCode(Host):
 
         if path.endswith(".json") and is_q0_file(path):
             raise reject_q0()
-        pickers = (titles.first_message, titles.given_name) if with_title else None
+        pickers = None
+        if with_title:  # titles: only a listing asks
+            from . import titles
+
+            pickers = (titles.first_message, titles.given_name)
         return count_file(path, count_records, readable=readable, titles=pickers)
 
     def anonymize_policy(self) -> Any:

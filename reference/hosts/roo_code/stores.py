@@ -9,12 +9,10 @@ finder does not read settings: give that folder with `sessions --path`.
 
 from __future__ import annotations
 
-import re
-
 from ...core.family import rehosted
 from ...core.storetypes import Base, Store
 
-UI_NAME = re.compile(r"(?P<id>)ui_messages\.json")
+UI_NAME = r"(?P<id>)ui_messages\.json"
 EXTENSION = "rooveterinaryinc.roo-cline"
 
 BASES: tuple[Base, ...] = (
