@@ -15,7 +15,7 @@ from __future__ import annotations
 
 # The C module under `signal`: `signal` itself imports `enum` (a few milliseconds on every
 # count) to name handlers and signals, and nothing here needs the names but the last line.
-import _signal
+import _signal  # type: ignore[import-not-found]  # (typeshed has no stub of it)
 import os
 import sys
 

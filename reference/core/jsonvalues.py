@@ -57,7 +57,7 @@ def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, 
     nested deeper than ERR-8 allows raises Rejection(E-LIMIT) (JSV-4).
     """
     line = 0
-    small = smalljson.left() > 0  # a small log: orjson is never imported (smalljson.py)
+    small = smalljson.expect(stream)  # a small log: orjson is never imported (smalljson.py)
     orjson: Any = None
     for raw in stream:  # binary iteration splits on LF only
         line += 1

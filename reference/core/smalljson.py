@@ -21,22 +21,19 @@ pays for itself (the measurement is in `benchmarks/README.md`), and the callers 
 
 from __future__ import annotations
 
+# `_json`: CPython's accelerator of `json` (the project runs on CPython: orjson and msgspec do).
+import _json
+import os
 import sys
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
     from typing import Any
 
-try:  # CPython's accelerator of `json`; elsewhere every text is UNDECIDED
-    from _json import encode_basestring as _quoted
-    from _json import make_scanner as _make_scanner
-except ImportError:  # pragma: no cover - CPython always has it
-    _quoted = None
-    _make_scanner = None
-
-# Bytes this process may parse here before orjson is worth importing: the standard library's
-# scanner reads about 3 ms/MB slower than orjson's, and orjson's import costs about 15 ms
-# (benchmarks/README.md, "Start-up"), so a log of a few megabytes is counted sooner without it.
+# Bytes this process may parse here before orjson is worth importing. Measured on the project's
+# 2-core machine (Python 3.11, orjson 3.13; benchmarks/README.md, "Start-up"): this module reads
+# Codex and Claude Code records 5-9 ms per MB slower than orjson, and `import orjson` costs
+# 17 ms of CPU at rest (29 ms at load 4.5), so a log of 2-6 MB is read sooner without it.
 BUDGET = 4 * 2**20
 
 UNDECIDED: Any = object()  # not decided here: the caller takes the definition's path
@@ -80,17 +77,37 @@ class _Rules:
     parse_constant = staticmethod(_constant)
 
 
-_scan = _make_scanner(_Rules()) if _make_scanner is not None else None
+_RULES: Any = _Rules()
+_scan: Any = _json.make_scanner(_RULES)
+_quoted: Any = _json.encode_basestring
 
 
 def spend(size: int) -> bool:
     """Whether `size` more bytes may be parsed here (and, if so, count them)."""
     global _left
-    if size > _left or _scan is None:
+    if size > _left:
         _left = 0
         return False
     _left -= size
     return True
+
+
+def expect(stream: Any) -> bool:
+    """Before a reader parses a whole stream: whether this module may read it, its size known
+    and within what is left. When not, nothing is left: orjson is imported for the rest of the
+    process, rather than after the budget is spent halfway through a big file."""
+    global _left
+    size: int | None = None
+    try:
+        size = os.fstat(stream.fileno()).st_size
+    except (AttributeError, OSError, ValueError):  # not a file: in memory, or decompressed
+        getbuffer = getattr(stream, "getbuffer", None)
+        if getbuffer is not None:
+            with getbuffer() as view:
+                size = view.nbytes
+    if size is None or size > _left:
+        _left = 0
+    return _left > 0
 
 
 def left() -> int:
@@ -109,7 +126,6 @@ def loads(raw: bytes | bytearray | memoryview) -> Any:
 
 def decide(raw: bytes | bytearray | memoryview) -> Any:
     """`loads` without the budget (the tests call this)."""
-    assert _scan is not None
     try:
         text = str(raw, "utf-8")  # orjson's path decodes other bytes with replacement
     except UnicodeDecodeError:
@@ -128,8 +144,6 @@ def decide(raw: bytes | bytearray | memoryview) -> Any:
 
 def dumps(value: Any) -> str | None:
     """`orjson.dumps(value).decode()` for the values it writes the same way, else None."""
-    if _quoted is None:
-        return None
     parts: list[str] = []
     try:
         _encode(value, parts.append)
@@ -147,7 +161,7 @@ def dumps(value: Any) -> str | None:
 def _encode(value: Any, out: Any) -> None:
     kind = type(value)
     if kind is str:
-        out(_quoted(value))  # type: ignore[misc]
+        out(_quoted(value))
     elif value is None:
         out("null")
     elif value is True:
@@ -171,7 +185,7 @@ def _encode(value: Any, out: Any) -> None:
             if type(key) is not str:
                 raise _Undecided
             out("," if index else "")
-            out(_quoted(key))  # type: ignore[misc]
+            out(_quoted(key))
             out(":")
             _encode(item, out)
         out("}")

@@ -217,6 +217,22 @@ def test_loads_keeps_to_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     assert smalljson.loads(b"1") is smalljson.UNDECIDED
 
 
+def test_a_big_stream_goes_to_orjson_from_its_start(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A stream bigger than what is left is read by orjson from its first line, not switched
+    to it halfway; one of unknown size (decompressed) too."""
+    monkeypatch.setattr(smalljson, "_left", 100)
+    assert smalljson.expect(io.BytesIO(b"[1]\n" * 25))  # 100 bytes: within the budget
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"[1]\n" * 26)
+    with open(path, "rb") as stream:
+        assert not smalljson.expect(stream)
+    assert smalljson.left() == 0
+    monkeypatch.setattr(smalljson, "_left", 100)
+    assert not smalljson.expect(object())  # no size: not this module's
+
+
 # Line by line: iter_values with and without it ------------------------------------------------
 
 

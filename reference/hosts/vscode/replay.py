@@ -231,6 +231,7 @@ def replay_stream(stream: BinaryIO) -> Replay:
     replayer = _Replayer()
     notices: list[Notice] = []
     line = 0
+    smalljson.expect(stream)  # a big log: orjson from its first line (parse_json)
     for raw in stream:  # binary iteration splits on LF only (RPL-1)
         line += 1
         if raw == b"\n":
