@@ -8,7 +8,6 @@ host imports another host's private helpers.
 
 from __future__ import annotations
 
-import math
 import sys
 
 from .errors import E_JSON, E_LIMIT, Rejection
@@ -170,7 +169,7 @@ def js_truthy(value: Any) -> bool:
     if value is None or value is False:
         return False
     if isinstance(value, int | float):
-        return value != 0 and not (isinstance(value, float) and math.isnan(value))
+        return value == value and value != 0  # NaN is falsy (and unequal to itself)
     if isinstance(value, str):
         return value != ""
     return True  # true, objects and arrays (even empty ones)

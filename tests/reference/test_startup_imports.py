@@ -55,10 +55,10 @@ FORBIDDEN = {
 }
 
 # The standard library's modules each path adds (C modules where the name says so).
-PLAIN = {"__future__", "_json", "math"}  # annotations; smalljson's scanner; js_truthy's NaN
+PLAIN = {"__future__", "_json"}  # annotations; smalljson's scanner
 VSCODE = PLAIN | {"_md5"}  # CNT-3: a summary's md5
-# pi (PIA-6), Copilot CLI (CPL-6): instants (datetime imports operator for its index()).
-TIMESTAMPS = PLAIN | {"datetime", "_datetime", "operator", "_operator"}
+# pi (PIA-6), Copilot CLI (CPL-6): instants (datetime imports math, and operator's index()).
+TIMESTAMPS = PLAIN | {"datetime", "_datetime", "operator", "_operator", "math"}
 # A lookup by id matches the store table's file-name patterns, regular expressions: `re` and
 # what it imports (about 4 ms at rest; issue 45 leaves it, benchmarks/README.md says why).
 REGEX = {"re", "re._casefix", "re._compiler", "re._constants", "re._parser", "_sre", "copyreg"}

@@ -10,7 +10,6 @@ The file is streamed: memory is the state plus the longest line, never the whole
 from __future__ import annotations
 
 import io
-import math
 import os
 
 from ...core import smalljson
@@ -204,13 +203,14 @@ def _path_text(keys: Iterable[str | int]) -> str:
 
 
 def _show(value: Any) -> str:
-    import json  # only for a rejection's message
-
     """A short, bounded description of a value for an error line (ERR-10).
 
     Containers are described, never serialised: a value nested 100,000 deep must give a one-line
     error, not a recursion in the error message itself.
     """
+    import json  # only for a rejection's message
+    import math
+
     if value is MISSING:
         return "(absent)"
     if isinstance(value, dict):
