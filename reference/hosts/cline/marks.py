@@ -56,23 +56,27 @@ ROO_SAYS = frozenset(
 )
 ROO_ASKS = frozenset({"auto_approval_max_req_reached"})
 # Members of a ui message that Roo's `clineMessageSchema` has and Cline's `ClineMessage` lacks.
-ROO_MEMBERS = (
-    "contextCondense",
-    "contextTruncation",
-    "isProtected",
-    "apiProtocol",
-    "progressStatus",
-    "isAnswered",
-    "checkpoint",
+ROO_MEMBERS = frozenset(
+    {
+        "contextCondense",
+        "contextTruncation",
+        "isProtected",
+        "apiProtocol",
+        "progressStatus",
+        "isAnswered",
+        "checkpoint",
+    }
 )
 # Members of an api history message only Roo's line writes (`ApiMessage`).
-ROO_API_MEMBERS = (
-    "isSummary",
-    "condenseId",
-    "condenseParent",
-    "truncationId",
-    "truncationParent",
-    "isTruncationMarker",
+ROO_API_MEMBERS = frozenset(
+    {
+        "isSummary",
+        "condenseId",
+        "condenseParent",
+        "truncationId",
+        "truncationParent",
+        "isTruncationMarker",
+    }
 )
 # CLN-2: Kilo's own asks (its `kilocode_change` additions to Roo's list) and its ui `metadata`.
 KILO_ASKS = frozenset({"payment_required_prompt", "invalid_model", "checkpoint_restore"})
@@ -235,7 +239,7 @@ def _member(found: Input) -> str:
             roo = (
                 message.get("say") in ROO_SAYS
                 or message.get("ask") in ROO_ASKS
-                or any(name in message for name in ROO_MEMBERS)
+                or not ROO_MEMBERS.isdisjoint(message)  # one of them is a member (its keys)
             )
     if not roo:
         try:
@@ -243,7 +247,7 @@ def _member(found: Input) -> str:
         except (Rejection, OSError):
             history = None
         roo = isinstance(history, list) and any(
-            isinstance(m, dict) and any(name in m for name in ROO_API_MEMBERS) for m in history
+            isinstance(m, dict) and not ROO_API_MEMBERS.isdisjoint(m) for m in history
         )
     if roo and any(isinstance(m, dict) and m.get("ask") == "condense" for m in found.document):
         return KILO  # Cline's /smol in Roo's line: the Kilo extension's (CLN-11)
