@@ -133,8 +133,11 @@ def decide(raw: bytes | bytearray | memoryview) -> Any:
     start = len(text) - len(text.lstrip(_WHITESPACE))
     try:
         value, end = _scan(text, start)
-    except (StopIteration, ValueError, RecursionError, _Undecided):
-        return UNDECIDED  # not JSON, too deep for this stack, or a number decided elsewhere
+    except (StopIteration, ValueError, RecursionError, _Undecided, SystemError):
+        # Not JSON, too deep for this stack, or a number decided elsewhere. (The scanner
+        # raises json.decoder's error, which Python 3.11's looks up in sys.modules only:
+        # before `json` is imported, its error is a SystemError, "NULL without an exception".)
+        return UNDECIDED
     if end != len(text) and text[end:].strip(_WHITESPACE):
         return UNDECIDED  # more than one value (JSV-1's glued records), or trailing bytes
     if sys.getrecursionlimit() > NEAR_DEPTH and text.count("[") + text.count("{") > NEAR_DEPTH:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -207,6 +208,25 @@ def test_depth_around_the_bound(depth: int, limit: int) -> None:
             check((opener * depth + "1" + closer * depth).encode())
     finally:
         sys.setrecursionlimit(before)
+
+
+BROKEN = (b'{"a":"x', b"[1,", b'{"a" 1}', b"[1 2]", b'"\\q"', b"{,}", b"-", b'{"a":tru}')
+
+
+def test_broken_texts_before_json_is_imported() -> None:
+    """A count imports no `json`; the C scanner's errors then reach us without their exception
+    (Python 3.11 looks json.decoder up in sys.modules only): still UNDECIDED, never a crash."""
+    probe = (
+        "import sys\n"
+        "from rebootspec.reference.core import smalljson\n"
+        "assert 'json.decoder' not in sys.modules, 'json was imported'\n"
+        f"texts = {BROKEN!r}\n"
+        "print(all(smalljson.decide(t) is smalljson.UNDECIDED for t in texts))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "True"), done.stderr[-2000:]
 
 
 def test_loads_keeps_to_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
