@@ -16,7 +16,7 @@ import os
 from ..core.errors import os_reason
 from ..core.plain import Frozen, Plain
 from ..core.storetypes import Root, Store
-from .stores import all_stores, session_id
+from .stores import all_stores, session_id, stores_of
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every whoami
 if TYPE_CHECKING:
@@ -81,9 +81,8 @@ def scan(roots: Iterable[Root], paths: Iterable[str] = ()) -> Scan:
         exists = os.path.isdir(root.path)
         result.looked.append((root, exists))
         if exists:
-            for store in all_stores():
-                if store.host == root.host:
-                    _walk_store(root.path, store, result)
+            for store in stores_of(root.host):
+                _walk_store(root.path, store, result)
     for path in paths:
         result.looked.append((Root("any", path, "--path"), os.path.exists(path)))
         _walk_path(path, result)

@@ -206,6 +206,8 @@ def test_whoami_by_id(tree: Path, home: Path) -> None:
     modules, out = imported(tree, home, ["whoami", "--field", "reboots"], env)
     assert out.strip() == "1"
     assert outside(modules) == STORE_LOOKUP
+    rows = {name for name in modules if name.endswith(".stores") and ".hosts." in name}
+    assert rows == {"rebootspec.reference.hosts.codex.stores"}  # only the asked host's rows
 
 
 @pytest.mark.parametrize(
