@@ -83,22 +83,12 @@ class QwenCode(Host):
 
         if path.endswith(".json") and is_q0_file(path):
             raise reject_q0()
-
-        def fast() -> Any:
-            from .fast import count_stream
-
-            return count_stream
-
         pickers = None
         if with_title:  # titles: only a listing asks
             from . import titles
 
             pickers = (titles.first_message, titles.given_name)
-        # The fast path from 32 MiB, as Gemini CLI's (a compression record carries the whole
-        # history there too): below, importing msgspec costs more than it saves.
-        return count_file(
-            path, count_records, fast=fast, readable=readable, titles=pickers, fast_scale=2
-        )
+        return count_file(path, count_records, readable=readable, titles=pickers)
 
     def anonymize_policy(self) -> Any:
         """What of its input is structure and what is a person's text (anonymize.py)."""
