@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,9 @@ TINY = {
     "gemini": b'{"sessionId":"s","projectHash":"p","kind":"main"}\n'
     b'{"$set":{"messages":[{"id":"c","type":"user","content":"<state_snapshot>x"}]}}\n',
 }
+# Every host of the benchmark: the first four have a fast path, the hosts of the last round
+# (issue 45) are counted by their readable readers (Kilo's store: benchmarks/stores.py).
+HOSTS = ("codex", "pi", "claude-code", "gemini", "qwen-code", "cline")
 # The hosts with a fast path: its module (reference/hosts/<module>/fast.py).
 FAST_MODULE = {"codex": "codex", "pi": "pi", "claude-code": "claude_code", "gemini": "gemini_cli"}
 # A tiny log takes the readable path: the fast contender's start-up adds its host's imports.
@@ -60,6 +64,14 @@ FAST_STARTUP = (
     "import sys, reference.hosts.{module}.fast; from reference.cli import main; "
     "sys.exit(main(sys.argv[1:]))"
 )
+
+
+def floor_inputs(path: Path) -> list[str]:
+    """What the floor parses: the file, or for a Cline task both message documents (the
+    reader reads both; CLN-1)."""
+    if path.name == "ui_messages.json":
+        return [str(path), str(path.with_name("api_conversation_history.json"))]
+    return [str(path)]
 
 
 def contenders(path: Path, host: str, tiny: Path) -> list[tuple[str, list[str], list[str]]]:
@@ -71,10 +83,38 @@ def contenders(path: Path, host: str, tiny: Path) -> list[tuple[str, list[str], 
     if host not in FAST_MODULE:  # no fast path: `count` is the readable reader
         fast = list(count)
     return [
-        (FLOOR, [*floor, str(path)], [*floor, str(tiny)]),
+        (FLOOR, [*floor, *floor_inputs(path)], [*floor, *floor_inputs(tiny)]),
         (FAST, [*count, str(path)], [*fast, str(tiny)]),
         (READABLE, [*count, "--readable", str(path)], [*count, "--readable", str(tiny)]),
     ]
+
+
+def write_input(host: str, folder: Path, size_mb: float, seed: int) -> Path:
+    """A big (or tiny) input of `host`: the generators' writers for the first four hosts,
+    benchmarks/bighosts.py for Qwen Code and Cline (a task folder: its ui_messages.json)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if host == "cline":
+        from benchmarks.bighosts import write_big_cline
+
+        return write_big_cline(folder / f"cline-{size_mb:g}mb", size_mb)[0]
+    path = folder / f"{host}-{size_mb:g}mb.jsonl"
+    if host == "qwen-code":
+        from benchmarks.bighosts import write_big_qwen
+
+        write_big_qwen(path, size_mb, seed)
+        return path
+    command = [sys.executable, "-m", "rebootspec.generators", "big-host"]
+    command += ["--host", host, "--size-mb", str(size_mb), "--out", str(path)]
+    command += ["--seed", str(seed)]
+    subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    return path
+
+
+def input_mb(path: Path) -> float:
+    """The input's size: a Cline task's files together."""
+    if path.name == "ui_messages.json":
+        return sum(p.stat().st_size for p in path.parent.iterdir()) / 2**20
+    return path.stat().st_size / 2**20
 
 
 def measure(host: str, path: Path, tiny: Path, repeat: int) -> list[Measure]:
@@ -91,7 +131,7 @@ def measure(host: str, path: Path, tiny: Path, repeat: int) -> list[Measure]:
         for name, argv, small in named:
             runs[name].append(run_process(argv, env, ROOT))
             starts[name].append(run_process(small, env, ROOT))
-    size_mb = path.stat().st_size / 2**20
+    size_mb = input_mb(path)
     return [best_of(name, host, size_mb, runs[name], starts[name]) for name, _, _ in named]
 
 
@@ -149,6 +189,8 @@ def verdict(results: list[Measure]) -> list[str]:
         floor, fast, readable = (by[host, size, c] for c in (FLOOR, FAST, READABLE))
         ratio = paired(fast, readable)
         met = "met" if never_slower(fast, readable) else "NOT met"
+        if host not in FAST_MODULE:
+            met = "no fast path: both are the readable reader (the ratio is the noise)"
         lines.append(
             f"{host} {size:.0f} MB: fast / readable CPU {ratio:.2f}x (median of paired rounds), "
             f"never slower (within {NOISE:.0%} or {TICKS * 1000:.0f} ms): {met}"
@@ -176,9 +218,7 @@ def verdict(results: list[Measure]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.hosts", description=__doc__)
-    parser.add_argument(
-        "--hosts", type=lambda s: s.split(","), default=["codex", "pi", "claude-code", "gemini"]
-    )
+    parser.add_argument("--hosts", type=lambda s: s.split(","), default=list(HOSTS))
     parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[25, 100])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
@@ -188,19 +228,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {sys.version.split()[0]}; {os.cpu_count()} CPUs; load {os.getloadavg()}")
     with tempfile.TemporaryDirectory(prefix="bench-hosts-") as folder:
         for host in args.hosts:
-            tiny = Path(folder) / f"tiny-{host}.jsonl"
-            tiny.write_bytes(TINY[host])
+            if host in TINY:
+                tiny = Path(folder) / f"tiny-{host}.jsonl"
+                tiny.write_bytes(TINY[host])
+            else:  # a host of the last round: its writer model's smallest file
+                tiny = write_input(host, Path(folder) / "tiny", 0.002, args.seed)
             for size in args.sizes:
-                path = Path(folder) / f"{host}-{size}mb.jsonl"
-                command = [sys.executable, "-m", "rebootspec.generators", "big-host"]
-                command += ["--host", host, "--size-mb", str(size), "--out", str(path)]
-                command += ["--seed", str(args.seed)]
-                subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+                path = write_input(host, Path(folder), size, args.seed)
                 measured = measure(host, path, tiny, args.repeat)
                 results += measured
                 notes[host, measured[0].size_mb] = answered(path, host)
-                path.unlink()
                 print(f"measured {host} {size} MB", file=sys.stderr, flush=True)
+                if path.name == "ui_messages.json":
+                    shutil.rmtree(path.parent)
+                else:
+                    path.unlink()
     print(summary(results, notes))
     print()
     for line in verdict(results):

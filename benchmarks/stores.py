@@ -10,6 +10,7 @@ never pass/fail): reader / floor at most 0.5.
 
     python -m benchmarks.stores                 # about 25 MB
     python -m benchmarks.stores --prompts 10000 --repeat 5
+    python -m benchmarks.stores --era K1         # Kilo's store (opencode's format, KLO-1)
 """
 
 from __future__ import annotations
@@ -43,9 +44,10 @@ print(n)
 """
 
 
-def write_store(folder: Path, prompts: int) -> tuple[Path, str, int]:
-    """A one-session O3 store: `prompts` prompts of three tool calls, a compaction every 50
-    (the plan's count); returns the database, the session and the expected count."""
+def write_store(folder: Path, prompts: int, era: str = "O3") -> tuple[Path, str, int]:
+    """A one-session store of `era` (O3: opencode.db; K1: Kilo's kilo.db, the same format):
+    `prompts` prompts of three tool calls, a compaction every 50 (the plan's count); returns
+    the database, the session and the expected count."""
     from rebootspec.generators.hosts.opencode.files import render
     from rebootspec.generators.hosts.opencode.plan import OcCompact, OcPrompt, OcSession, OcStore
 
@@ -54,7 +56,7 @@ def write_store(folder: Path, prompts: int) -> tuple[Path, str, int]:
         steps.append(OcPrompt(tools=3))
         if index % 50 == 49:
             steps.append(OcCompact())
-    files = render(OcStore("O3", (OcSession(tuple(steps)),)))
+    files = render(OcStore(era, (OcSession(tuple(steps)),)))
     for name, data in files.files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
@@ -66,12 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.stores", description=__doc__)
     parser.add_argument("--prompts", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--era", choices=("O3", "K1"), default="O3", help="K1: Kilo's store")
     args = parser.parse_args(argv)
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=PYCACHE)
     print(f"python {sys.version.split()[0]}; {os.cpu_count()} CPUs; load {os.getloadavg()}")
     with tempfile.TemporaryDirectory(prefix="bench-stores-") as scratch:
-        big, session, expected = write_store(Path(scratch) / "big", args.prompts)
-        tiny, tiny_session, _ = write_store(Path(scratch) / "tiny", 1)
+        big, session, expected = write_store(Path(scratch) / "big", args.prompts, args.era)
+        tiny, tiny_session, _ = write_store(Path(scratch) / "tiny", 1, args.era)
         size = sum(p.stat().st_size for p in big.parent.iterdir()) / 2**20
         python = sys.executable
         count = [python, "-m", "rebootspec.reference", "count"]
@@ -96,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
                 if old is None or seconds < old[0]:
                     best[name] = (seconds, min(start, old[1]) if old else start, peak)
     floor, reader = best["floor"], best["reader"]
+    label = "kilo (K1 database)" if args.era == "K1" else "opencode (O3 database)"
     ratio = reader[0] / floor[0]
     work = (reader[0] - reader[1]) / max(floor[0] - floor[1], 1e-9)
     print(
@@ -104,11 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     print(
-        f"| opencode (O3 database) | {size:.0f} | {expected} | {ratio:.2f}x | {work:.2f}x "
+        f"| {label} | {size:.0f} | {expected} | {ratio:.2f}x | {work:.2f}x "
         f"| {reader[2]:.0f} / {floor[2]:.0f} |"
     )
     met = "met" if ratio <= TARGET else "NOT met"
-    print(f"opencode {size:.0f} MB: reader / floor {ratio:.2f}x, target <= {TARGET}x: {met}")
+    print(f"{label} {size:.0f} MB: reader / floor {ratio:.2f}x, target <= {TARGET}x: {met}")
     return 0
 
 

@@ -1,14 +1,22 @@
-"""What `rebootspec whoami` and `count` of a small file cost as whole processes, vs bare Python.
+"""What `rebootspec count`, `whoami` and `hook` of a small file cost as whole processes, vs bare
+Python.
 
-A status line or a hook calls these on every render or every turn, so the target (issue #34)
-is at most 2x `python -c pass`, start-up included. Measured in one run, interleaved round by
+A status line or a hook calls these on every render or every turn, so the target (issues #34,
+#45) is at most 2x `python -c pass`, start-up included. Measured in one run, interleaved round by
 round (a busy machine slows every command alike), paired: each round's ratio is the command's
 time over the bare Python run just before it, and the table prints the median of those ratios
-with the best and median milliseconds. A ratio, never pass/fail: no timed test.
+with their spread (the middle half of the rounds, and the least and most), with the best and
+median milliseconds. A ratio, never pass/fail: no timed test.
+
+Measure an installed wheel (`tox -e bench-startup` installs one), never an editable install:
+its import hook (`__editable___*_finder`) imports pathlib and `re` into every process, bare
+Python's too, so the ratios would flatter. The run says which it measured.
 
 The sessions are corpus cases copied into a private fake home (Codex by `CODEX_THREAD_ID`, the
-id looked up in the stores; pi by `PI_SESSION_FILE`, no lookup), the way a host's shell tool
-calls `whoami`.
+id looked up in the stores; pi by `PI_SESSION_FILE`, no lookup; a Codex hook's JSON naming the
+rollout), the way a host's shell tool or hook calls them. `rebootspec` is the console script an
+installer writes; pip's script imports `re` itself, so `python -m rebootspec.reference count` is
+measured too (that one pays `runpy`'s imports instead).
 
     python -m benchmarks.whoami [--rounds 20]
 """
@@ -24,6 +32,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import orjson
 
 from .startup import ENV, entry_point
 
@@ -49,13 +59,19 @@ def fake_home(folder: Path) -> tuple[Path, Path]:
 
 def commands(
     home: Path, rollout: Path, session: Path
-) -> dict[str, tuple[list[str], dict[str, str]]]:
+) -> dict[str, tuple[list[str], dict[str, str], bytes]]:
+    """name: (argv, environment, stdin) of each command, bare Python's first."""
     base = {k: v for k, v in ENV.items() if not k.startswith(("CODEX_", "PI_", "CLAUDE_"))}
     base["HOME"] = str(home)
     rebootspec = entry_point()
-    return {
+    hook = orjson.dumps({"session_id": CODEX_ID, "transcript_path": str(rollout)})
+    listed = {
         "python -c pass": ([sys.executable, "-c", "pass"], base),
         "rebootspec count (codex rollout)": ([*rebootspec, "count", str(rollout)], base),
+        "python -m rebootspec.reference count": (
+            [sys.executable, "-m", "rebootspec.reference", "count", str(rollout)],
+            base,
+        ),
         "rebootspec whoami (CODEX_THREAD_ID)": (
             [*rebootspec, "whoami", "--field", "reboots"],
             {**base, "CODEX_THREAD_ID": CODEX_ID},
@@ -65,15 +81,42 @@ def commands(
             {**base, "PI_SESSION_FILE": str(session), "PI_SESSION_ID": PI_ID},  # as pi sets both
         ),
     }
+    chosen = {name: (argv, env, b"") for name, (argv, env) in listed.items()}
+    chosen["rebootspec hook (codex transcript)"] = (
+        [*rebootspec, "hook", "--field", "reboots"],
+        base,
+        hook,
+    )
+    return chosen
 
 
-def timed(argv: list[str], env: dict[str, str]) -> float:
+def installed_how() -> str:
+    """Whether the rebootspec measured is an editable install (its finder in site-packages)."""
+    import glob
+    import sysconfig
+
+    purelib = sysconfig.get_paths()["purelib"]
+    if glob.glob(os.path.join(purelib, "__editable__*rebootspec*")):
+        return "an EDITABLE install: its import hook flatters every ratio; measure a wheel"
+    return "an installed wheel (no editable import hook)"
+
+
+def timed(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> float:
     started = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, check=False, env=env)
+    done = subprocess.run(argv, input=stdin, capture_output=True, check=False, env=env)
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-300:]!r}")
     return elapsed
+
+
+def spread(values: list[float]) -> str:
+    """The median ratio, the middle half of the rounds and the extremes."""
+    ordered = sorted(values)
+    quarter = len(ordered) // 4
+    low, high = ordered[quarter], ordered[-1 - quarter]
+    middle = statistics.median(ordered)
+    return f"{middle:.2f}x [{low:.2f}-{high:.2f}] ({ordered[0]:.2f}-{ordered[-1]:.2f})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,22 +128,26 @@ def main(argv: list[str] | None = None) -> int:
         chosen = commands(home, *fake_home(home))
         times: dict[str, list[float]] = {name: [] for name in chosen}
         ratios: dict[str, list[float]] = {name: [] for name in chosen}
-        for command, env in chosen.values():  # warm the file cache and the bytecode
-            timed(command, env)
+        for command, env, stdin in chosen.values():  # warm the file cache and the bytecode
+            timed(command, env, stdin)
+        load = os.getloadavg()[0]
         for _ in range(args.rounds):
             floor = 0.0
-            for name, (command, env) in chosen.items():
-                elapsed = timed(command, env)
+            for name, (command, env, stdin) in chosen.items():
+                elapsed = timed(command, env, stdin)
                 floor = floor or elapsed
                 times[name].append(elapsed)
                 ratios[name].append(elapsed / floor)
-    print(f"whole processes, {args.rounds} rounds interleaved; load {os.getloadavg()[0]:.1f}")
-    print(f"  {'command':<40} {'best ms':>8} {'median':>8} {'ratio (median of paired)':>26}")
+    print(
+        f"whole processes, {args.rounds} rounds interleaved; load {load:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} after; {installed_how()}"
+    )
+    head = "ratio: median [middle half] (min-max)"
+    print(f"  {'command':<40} {'best ms':>8} {'median':>8}  {head}")
     for name, values in times.items():
         best, median = min(values) * 1000, statistics.median(values) * 1000
-        ratio = statistics.median(ratios[name])
-        print(f"  {name:<40} {best:8.1f} {median:8.1f} {ratio:25.2f}x")
-    print(f"  (rebootspec: {' '.join(entry_point())}; target: at most 2x, issue #34)")
+        print(f"  {name:<40} {best:8.1f} {median:8.1f}  {spread(ratios[name])}")
+    print(f"  (rebootspec: {' '.join(entry_point())}; target: at most 2x, issues #34, #45)")
     return 0
 
 

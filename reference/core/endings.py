@@ -13,10 +13,11 @@ id (`copy_prefix`); the next run removes such folders once that process is gone
 
 from __future__ import annotations
 
+# The C module under `signal`: `signal` itself imports `enum` (a few milliseconds on every
+# count) to name handlers and signals, and nothing here needs the names but the last line.
+import _signal  # type: ignore[import-not-found]  # (typeshed has no stub of it)
 import os
-import signal
 import sys
-import threading
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ class Ended(BaseException):
 
 def _stop(signum: int, _frame: Any) -> None:
     for name in STOPPING:  # a second signal must not cut the clean-up short
-        signal.signal(getattr(signal, name), signal.SIG_IGN)
+        _signal.signal(getattr(_signal, name), _signal.SIG_IGN)
     raise Ended(signum)
 
 
@@ -54,11 +55,14 @@ def guarded(run: Callable[[], int], err: TextIO | None = None) -> int:
     userio.prepare_streams()
     err = err or sys.stderr
     previous: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for name in STOPPING:
-            number = getattr(signal, name, None)
-            if number is not None:
-                previous[number] = signal.signal(number, _stop)
+    for name in STOPPING:
+        number = getattr(_signal, name, None)
+        if number is None:
+            continue
+        try:
+            previous[number] = _signal.signal(number, _stop)
+        except ValueError:  # not the main thread: its signals are the main thread's to handle
+            break
     try:
         code = run()
         userio.flush_output()
@@ -71,11 +75,13 @@ def guarded(run: Callable[[], int], err: TextIO | None = None) -> int:
         err.write("error: interrupted\n")
         return EXIT_INTERRUPTED
     except Ended as ended:
+        import signal
+
         err.write(f"error: stopped by {signal.Signals(ended.signum).name}\n")
         return 128 + ended.signum
     finally:
         for number, handler in previous.items():
-            signal.signal(number, handler)
+            _signal.signal(number, handler)
 
 
 def copy_prefix() -> str:

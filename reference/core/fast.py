@@ -273,7 +273,8 @@ def _read(
 
 def whole(raw: Line, line: int, terminated: bool, notices: list[Notice]) -> list[Any]:
     """The values of one line, whole, exactly as `jsonvalues.iter_values` reads them."""
-    from .jsonvalues import LONG_LINE, _split
+    from .jsontext import LONG_LINE
+    from .jsonvalues import _split
 
     try:
         if len(raw) < LONG_LINE:  # a long one is split without orjson's costly error (JSV-4)

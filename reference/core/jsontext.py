@@ -8,12 +8,11 @@ host imports another host's private helpers.
 
 from __future__ import annotations
 
-import math
 import sys
 
-import orjson
-
 from .errors import E_JSON, E_LIMIT, Rejection
+from .smalljson import UNDECIDED
+from .smalljson import loads as small_loads
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -34,10 +33,21 @@ def parse_json(raw: bytes, line: int) -> Any:
     orjson is the fast path. It refuses a few texts JSON.parse accepts (bytes that are not
     UTF-8, which VS Code decodes with replacement; escaped lone surrogates; numbers beyond the
     double range), so on failure the text is decoded with replacement and parsed again by the
-    standard library, which accepts exactly those.
+    standard library, which accepts exactly those. Until a process has parsed a few megabytes,
+    `smalljson` reads what it reads exactly as this does, so a small log never imports orjson.
     """
     if len(raw) >= LONG_TEXT:
         _check_long(raw, line)
+    value = small_loads(raw)
+    if value is not UNDECIDED:
+        return value
+    return parse_defined(raw, line)
+
+
+def parse_defined(raw: bytes, line: int) -> Any:
+    """`parse_json`'s definition: orjson, and the standard library's parser where orjson
+    refuses (what `smalljson` is proven equal to)."""
+    orjson = orjson_module()
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as first:
@@ -47,6 +57,23 @@ def parse_json(raw: bytes, line: int) -> Any:
             ) from None
         return parse_slowly(raw.decode("utf-8", "replace"), line, short_error(first))
 
+
+_ORJSON: Any = None
+
+
+def orjson_module() -> Any:
+    """orjson, imported on first need (its import costs more than a small log's count)."""
+    global _ORJSON
+    if _ORJSON is None:
+        import orjson
+
+        _ORJSON = orjson
+    return _ORJSON
+
+
+# JSV-4: a refused line this long is split value by value on its bytes (core/longline.py), not
+# decoded whole as text, which costs up to 4 bytes a character plus what the parser builds.
+LONG_LINE = 1 << 20
 
 # JSV-4: a text this long is checked by msgspec before orjson reads it: orjson's error on it
 # builds the whole text as a string (up to 12 times the line), msgspec's costs nothing.
@@ -142,7 +169,7 @@ def js_truthy(value: Any) -> bool:
     if value is None or value is False:
         return False
     if isinstance(value, int | float):
-        return value != 0 and not (isinstance(value, float) and math.isnan(value))
+        return value == value and value != 0  # NaN is falsy (and unequal to itself)
     if isinstance(value, str):
         return value != ""
     return True  # true, objects and arrays (even empty ones)

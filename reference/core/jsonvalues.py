@@ -11,13 +11,18 @@ line and what the caller keeps, never the whole file.
 
 from __future__ import annotations
 
-from functools import cache
-
-import orjson
-
+from . import smalljson
 from .blankruns import BLANK_LINES, skip_run
 from .errors import E_LIMIT, W_TORN_TAIL, Notice, Rejection
-from .jsontext import BOM, DEPTH_LIMIT, deeper_than, js_int, reject_constant
+from .jsontext import (
+    BOM,
+    DEPTH_LIMIT,
+    LONG_LINE,
+    deeper_than,
+    js_int,
+    orjson_module,
+    reject_constant,
+)
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -28,20 +33,21 @@ if TYPE_CHECKING:
     Buffer = bytes | bytearray | memoryview
 
 W_SKIPPED = "W-SKIPPED"  # JSV-3: a line (or its rest) that does not parse was skipped
-# JSV-4: a refused line this long is split value by value on its bytes (core/longline.py), not
-# decoded whole as text, which costs up to 4 bytes a character plus what the parser builds.
-LONG_LINE = 1 << 20
 
 _WHITESPACE = " \t\r\n"
 
 
-@cache
+_DECODER: list[json.JSONDecoder] = []  # made once, on first use (no functools on start-up)
+
+
 def _decoder() -> json.JSONDecoder:
     """JSON.parse's rules (RPL-2): no NaN or Infinity, integers too long for int() become
     doubles. Made on first use: only a line orjson refuses needs it."""
-    import json
+    if not _DECODER:
+        import json
 
-    return json.JSONDecoder(parse_constant=reject_constant, parse_int=js_int)
+        _DECODER.append(json.JSONDecoder(parse_constant=reject_constant, parse_int=js_int))
+    return _DECODER[0]
 
 
 def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, Any]]:
@@ -51,6 +57,8 @@ def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, 
     nested deeper than ERR-8 allows raises Rejection(E-LIMIT) (JSV-4).
     """
     line = 0
+    small = smalljson.expect(stream)  # a small log: orjson is never imported (smalljson.py)
+    orjson: Any = None
     for raw in stream:  # binary iteration splits on LF only
         line += 1
         if line == 1 and raw.startswith(BOM):
@@ -61,6 +69,14 @@ def iter_values(stream: BinaryIO, notices: list[Notice]) -> Iterator[tuple[int, 
         if len(raw) >= LONG_LINE:  # never orjson's error on it: that builds it as text
             yield from _split(raw, line, notices)
             continue
+        if small:
+            value = smalljson.loads(raw)
+            if value is not smalljson.UNDECIDED:
+                yield line, value
+                continue
+            small = smalljson.left() > 0
+        if orjson is None:
+            orjson = orjson_module()
         try:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError as error:

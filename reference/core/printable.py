@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 
+from .smalljson import dumps as small_dumps
+
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
     from typing import Any
@@ -85,7 +87,13 @@ def json_ready(value: Any) -> Any:
 
 
 def dumps(value: Any) -> str:
-    """One JSON line of `value`, exact when orjson takes it, else `json_ready(value)`'s."""
+    """One JSON line of `value`, exact when orjson takes it, else `json_ready(value)`'s.
+
+    `smalljson.dumps` writes first what it writes as orjson does (an answer is a few hundred
+    bytes: a small log's count never imports orjson)."""
+    text = small_dumps(value)
+    if text is not None:
+        return text
     import orjson
 
     try:

@@ -90,15 +90,17 @@ def table_module() -> str:
 
 
 def _load() -> tuple[Host, ...]:
-    import importlib
+    import sys
 
     table = _table()
     found = []
+    hosts_package = f"{__package__.rpartition('.')[0]}.hosts"  # rebootspec.reference.hosts
     for key, row in table.items():
         if not isinstance(row, dict):
             continue
-        module = importlib.import_module(f"..hosts.{row['module']}", __package__)
-        host: Host = module.HOST
+        name = f"{hosts_package}.{row['module']}"
+        __import__(name)  # not importlib: its package imports `warnings`, on every count
+        host: Host = sys.modules[name].HOST
         host.key = key
         host.name = row["name"]
         host.chapter = row["chapter"]
@@ -210,8 +212,7 @@ def _only(fitting: list[Host], value: Any) -> Host:
 def _first_value(line: bytes) -> Any:
     """The first JSON value of the first line: the whole line, else the first of several glued
     values (JSV-1); None when it does not parse."""
-    from .jsontext import js_int, parse_json, reject_constant
-    from .jsonvalues import LONG_LINE
+    from .jsontext import LONG_LINE, js_int, parse_json, reject_constant
 
     if len(line) >= LONG_LINE:  # on its bytes, never decoded whole as text (JSV-4)
         from .longline import split_long

@@ -12,12 +12,15 @@ Imported only by `count --session`, `explain --session` and `rebootspec sessions
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 
 from ..core.errors import os_reason
+from ..core.plain import Frozen, Plain
 from ..core.storetypes import Root, Store
-from .stores import all_stores, session_id
+from .stores import all_stores, session_id, stores_of
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every whoami
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 # When a host keeps one session twice in one folder, the first of these suffixes is the one it
 # reads: VS Code's log before the flat `.json` it replaced, Codex's plain rollout before its
@@ -29,33 +32,46 @@ E_READ = "E-READ"  # a folder that cannot be listed (the file-level code of ERR-
 W_LOOP = "W-LOOP"  # a folder reached twice through symbolic links: not walked again
 
 
-@dataclass(frozen=True)
-class Found:
+# (Plain classes, not dataclasses: `whoami` walks the stores, and `dataclasses` costs more
+# start-up than the walk.)
+
+
+class Found(Frozen):
     """One session file: its host (from the store; the content has the last word), id, path."""
 
-    host: str
-    store: str
-    id: str
-    path: str
-    within: bool = False  # one session of a store that holds many (counted with the store)
+    _fields = ("host", "store", "id", "path", "within")
+
+    def __init__(self, host: str, store: str, id: str, path: str, within: bool = False) -> None:
+        self.host = host
+        self.store = store
+        self.id = id
+        self.path = path
+        self.within = within  # one session of a store that holds many (counted with the store)
+
+    def with_id(self, ident: str) -> Found:
+        return Found(self.host, self.store, ident, self.path, self.within)
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Frozen):
     """Something the walk could not read, shown to the user beside the sessions."""
 
-    path: str
-    code: str
-    message: str
+    _fields = ("path", "code", "message")
+
+    def __init__(self, path: str, code: str, message: str) -> None:
+        self.path = path
+        self.code = code
+        self.message = message
 
 
-@dataclass
-class Scan:
+class Scan(Plain):
     """What a walk found, what it could not read, and which base folders it looked in."""
 
-    found: list[Found] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    looked: list[tuple[Root, bool]] = field(default_factory=list)  # (root, it exists)
+    _fields = ("found", "problems", "looked")
+
+    def __init__(self) -> None:
+        self.found: list[Found] = []
+        self.problems: list[Problem] = []
+        self.looked: list[tuple[Root, bool]] = []  # (root, it exists)
 
 
 def scan(roots: Iterable[Root], paths: Iterable[str] = ()) -> Scan:
@@ -65,9 +81,8 @@ def scan(roots: Iterable[Root], paths: Iterable[str] = ()) -> Scan:
         exists = os.path.isdir(root.path)
         result.looked.append((root, exists))
         if exists:
-            for store in all_stores():
-                if store.host == root.host:
-                    _walk_store(root.path, store, result)
+            for store in stores_of(root.host):
+                _walk_store(root.path, store, result)
     for path in paths:
         result.looked.append((Root("any", path, "--path"), os.path.exists(path)))
         _walk_path(path, result)
@@ -80,8 +95,6 @@ def lookup(prefix: str, found: Iterable[Found]) -> list[Found]:
     A file answers to every id its host says it has (`Host.session_ids`: a Gemini CLI chat's
     name carries 8 hex digits of the id, its first record the whole id); a match by such an id
     is returned under that id."""
-    from dataclasses import replace
-
     from ..core.registry import get
 
     wanted = prefix.lower()
@@ -92,7 +105,7 @@ def lookup(prefix: str, found: Iterable[Found]) -> list[Found]:
         ids = [item.id] if item.within else list(get(item.host).session_ids(item.path, item.id))
         hit = next((i for i in ids if i.lower().startswith(wanted)), None)
         if hit is not None:
-            matches.append(item if hit == item.id else replace(item, id=hit))
+            matches.append(item if hit == item.id else item.with_id(hit))
     exact = [item for item in matches if item.id.lower() == wanted]
     return exact or matches
 
@@ -122,7 +135,7 @@ def _walk_within(folder: str, store: Store, result: Scan, label: str) -> None:
     folder, OPC-1): every session inside, by its id, with the store as its path."""
 
     for entry in _entries(folder, result):
-        if store.pattern.fullmatch(entry.name) is not None:
+        if store.fullmatch(entry.name) is not None:
             _add_store(entry.path, store, result, label)
 
 
@@ -142,9 +155,7 @@ def _add_store(path: str, store: Store, result: Scan, label: str) -> None:
 def _walk_path(path: str, result: Scan) -> None:
     """`--path`: a host's base folder (any store's layout under it), else a plain folder."""
     if not os.path.isdir(path):
-        stores = [
-            s for s in all_stores() if s.within and s.pattern.fullmatch(os.path.basename(path))
-        ]
+        stores = [s for s in all_stores() if s.within and s.fullmatch(os.path.basename(path))]
         if stores and os.path.lexists(path):  # a store of many sessions named itself
             _add_store(path, stores[0], result, "path")
         elif os.path.lexists(path):
@@ -222,7 +233,7 @@ def _match(folder: str, name: str, store: Store | None, label: str) -> Found | N
         host, ident = named
         ident = ident or os.path.basename(folder)  # a name that carries no id: the folder's
     else:
-        match = store.pattern.fullmatch(name)
+        match = store.fullmatch(name)
         if match is None:
             return None
         # A name that carries no id (the Copilot CLI's `<id>/events.jsonl`): the folder's name.

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
 
 from ..core.storetypes import (  # noqa: F401  (re-exported: the table's types)
     VSCODE_USER_DATA_ENV,
@@ -29,6 +28,10 @@ from ..core.storetypes import (  # noqa: F401  (re-exported: the table's types)
     home_of,
     under,
 )
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every whoami
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 # The platform the roots are found for; tests set it to build other platforms' fake homes.
 PLATFORM = sys.platform
@@ -48,9 +51,7 @@ def roots(
     platform = platform or PLATFORM
     home = home_of(env, platform)
     found: list[Root] = []
-    for base in _rows()[0]:
-        if hosts is not None and base.host not in hosts:
-            continue
+    for base in _rows(hosts)[0]:
         if base.finder is not None:  # a host whose bases are several (VS Code's products)
             found += base.finder(env, platform, home)
             continue
@@ -70,13 +71,17 @@ def roots(
     return found
 
 
-def _rows() -> tuple[tuple[Base, ...], tuple[Store, ...]]:
-    """Every host's rows, in HST-1's order: each host keeps its own (Host.stores)."""
+def _rows(keys: tuple[str, ...] | None = None) -> tuple[tuple[Base, ...], tuple[Store, ...]]:
+    """Every host's rows (or those of the hosts `keys` names), in HST-1's order: each host
+    keeps its own (Host.stores), each row under its host's key. Only the hosts asked import
+    their rows: `whoami` by a Codex id reads Codex's, not thirteen modules."""
     from ..core.registry import hosts
 
     bases: list[Base] = []
     stores: list[Store] = []
     for host in hosts():
+        if keys is not None and host.key not in keys:
+            continue
         own_bases, own_stores = host.stores()
         bases += own_bases
         stores += own_stores
@@ -98,7 +103,7 @@ def all_stores() -> tuple[Store, ...]:
 
 
 def stores_of(host: str) -> tuple[Store, ...]:
-    return tuple(store for store in _rows()[1] if store.host == host)
+    return tuple(store for store in _rows((host,))[1] if store.host == host)
 
 
 def session_id(name: str) -> tuple[str, str] | None:
@@ -114,7 +119,7 @@ def session_id(name: str) -> tuple[str, str] | None:
     named = [store for store in rows if store.distinct and not store.within]
     last = [store for store in rows if store.host == fallback().key and not store.within][:1]
     for store in (*named, *last):
-        match = store.pattern.fullmatch(name)
+        match = store.fullmatch(name)
         if match:
             return store.host, match["id"]
     return None

@@ -22,7 +22,7 @@ import pytest
 PACKAGE = "reference" if "MUTANT_UNDER_TEST" in os.environ else "rebootspec.reference"
 count_path = importlib.import_module(PACKAGE).count_path
 Rejection = importlib.import_module(PACKAGE + ".core.errors").Rejection
-vocabulary = importlib.import_module(PACKAGE + ".hosts.vscode.eras").vocabulary
+eras = importlib.import_module(PACKAGE + ".hosts.vscode.eras")
 registry = importlib.import_module(PACKAGE + ".core.registry")
 records = importlib.import_module(PACKAGE + ".core.records")
 
@@ -37,7 +37,7 @@ def _fresh_caches() -> None:
     (or by mutmut's parent process, before the mutant was switched on) would run the case
     without the mutant of `registry._load` or of the era code, and hide it."""
     registry._HOSTS = None
-    vocabulary.cache_clear()
+    eras.clear_caches()
 
 
 @pytest.mark.parametrize("folder", CASES, ids=[folder.name for folder in CASES])

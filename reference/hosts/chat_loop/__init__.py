@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from ...core.host import Host
 from ...core.identity import Identity
-from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -51,6 +50,8 @@ class ChatLoop(Host):
 
         answer = count_chat_loop(path)
         if with_title:
+            from . import titles
+
             answer.title = titles.first_query(path)
         return answer
 

@@ -7,12 +7,10 @@ Imported only by the session finder, never by `count`.
 
 from __future__ import annotations
 
-import re
-
 from ...core.storetypes import Base, Store
 
 # `<session id>.md`, the id the agent's name in lower case and the local time to the second.
-CHAT_LOOP_NAME = re.compile(r"(?P<id>[^/\\]+_\d{8}_\d{6})\.md")
+CHAT_LOOP_NAME = r"(?P<id>[^/\\]+_\d{8}_\d{6})\.md"
 
 BASES: tuple[Base, ...] = (
     Base(

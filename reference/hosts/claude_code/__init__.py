@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ...core.host import Host
 from ...core.identity import ID, Identity
-from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -91,7 +90,11 @@ class ClaudeCode(Host):
 
             return count_stream
 
-        pickers = (titles.first_message, titles.given_name) if with_title else None
+        pickers = None
+        if with_title:  # titles: only a listing asks
+            from . import titles
+
+            pickers = (titles.first_message, titles.given_name)
         # The fast path from 48 MiB: below, importing msgspec costs more than it saves
         # (the saving is about 0.6 ms per MB; issue 37, measured in benchmarks/README.md).
         return count_file(

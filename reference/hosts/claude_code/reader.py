@@ -13,12 +13,14 @@ file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
-
 from ...core.answer import RecordCount
 from ...core.errors import Notice
+from ...core.plain import Plain
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 HOST = "claude-code"
 BOUNDARY = "compact_boundary"  # CLC-3: the subtype of the primary record
@@ -29,28 +31,51 @@ W_LOW_CONFIDENCE = "W-LOW-CONFIDENCE"  # CLC-7: a CC0 count read from summary re
 CC3_METADATA = frozenset({"postTokens", "preservedSegment", "preservedMessages", "durationMs"})
 
 
-@dataclass
-class Mark:
+# (Plain classes, not dataclasses: this module is on the path of every count of a transcript,
+# and `dataclasses` costs more to import than a small one takes to count.)
+
+
+class Mark(Plain):
     """One primary record (a boundary, or a CC0 summary): where it is and what it says."""
 
-    line: int
-    key: str | tuple[str, int]  # its `uuid`, or its position when it has none (CLC-6)
-    forked: bool  # it carries `forkedFrom`: a /branch copy (CLC-6)
-    trigger: str
-    pre_tokens: int | None
+    _fields = ("line", "key", "forked", "trigger", "pre_tokens")
+
+    def __init__(
+        self,
+        line: int,
+        key: str | tuple[str, int],
+        forked: bool,
+        trigger: str,
+        pre_tokens: int | None,
+    ) -> None:
+        self.line = line
+        self.key = key  # its `uuid`, or its position when it has none (CLC-6)
+        self.forked = forked  # it carries `forkedFrom`: a /branch copy (CLC-6)
+        self.trigger = trigger
+        self.pre_tokens = pre_tokens
 
 
-@dataclass
-class Transcript:
+class Transcript(Plain):
     """What the reader keeps of a transcript while it streams (CLC-1)."""
 
-    records: int = 0
-    version: str | None = None
-    boundaries: list[Mark] = field(default_factory=list)
-    summaries: list[Mark] = field(default_factory=list)  # CC0 evidence, used only without boundary
-    any_boundary: bool = False  # a compact_boundary anywhere, sidechains included (CLC-7)
-    companions: int = 0
-    marks: set[str] = field(default_factory=set)  # era marks seen (CLC-2)
+    _fields = (
+        "records",
+        "version",
+        "boundaries",
+        "summaries",
+        "any_boundary",
+        "companions",
+        "marks",
+    )
+
+    def __init__(self) -> None:
+        self.records = 0
+        self.version: str | None = None
+        self.boundaries: list[Mark] = []
+        self.summaries: list[Mark] = []  # CC0 evidence, used only without a boundary
+        self.any_boundary = False  # a compact_boundary anywhere, sidechains included (CLC-7)
+        self.companions = 0
+        self.marks: set[str] = set()  # era marks seen (CLC-2)
 
     def add(self, line: int, value: Any) -> None:
         """Take one record (a JSON value of the file, starting on `line`)."""

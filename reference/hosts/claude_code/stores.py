@@ -5,12 +5,10 @@ Imported only by the session finder (`count --session`, `sessions`, `whoami`), n
 
 from __future__ import annotations
 
-import re
-
 from ...core.storetypes import Base, Store
 
 # A Claude Code transcript: `<sessionId>.jsonl`, the id a UUID.
-CLAUDE_NAME = re.compile(r"(?P<id>[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})\.jsonl")
+CLAUDE_NAME = r"(?P<id>[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})\.jsonl"
 
 BASES: tuple[Base, ...] = (
     Base(

@@ -34,6 +34,8 @@ class Cline(Host):
     def family_evidence(self, path: str, is_dir: bool, head: bytes) -> Any:
         """HST-2, CLN-1: the family's input read once (`marks.Input`), None when the input is
         none of the family's kind; which host wrote it is each host's `marks` (CLN-2)."""
+        if not is_dir and not path.endswith(".json"):  # CLN-1: marks.py is not imported
+            return None
         from .marks import evidence
 
         return evidence(path, is_dir, head)

@@ -17,10 +17,10 @@ names the owner, `cline`.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from ...core.errors import Rejection
 from ...core.jsontext import BOM, parse_json
+from ...core.plain import Plain
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -56,38 +56,54 @@ ROO_SAYS = frozenset(
 )
 ROO_ASKS = frozenset({"auto_approval_max_req_reached"})
 # Members of a ui message that Roo's `clineMessageSchema` has and Cline's `ClineMessage` lacks.
-ROO_MEMBERS = (
-    "contextCondense",
-    "contextTruncation",
-    "isProtected",
-    "apiProtocol",
-    "progressStatus",
-    "isAnswered",
-    "checkpoint",
+ROO_MEMBERS = frozenset(
+    {
+        "contextCondense",
+        "contextTruncation",
+        "isProtected",
+        "apiProtocol",
+        "progressStatus",
+        "isAnswered",
+        "checkpoint",
+    }
 )
 # Members of an api history message only Roo's line writes (`ApiMessage`).
-ROO_API_MEMBERS = (
-    "isSummary",
-    "condenseId",
-    "condenseParent",
-    "truncationId",
-    "truncationParent",
-    "isTruncationMarker",
+ROO_API_MEMBERS = frozenset(
+    {
+        "isSummary",
+        "condenseId",
+        "condenseParent",
+        "truncationId",
+        "truncationParent",
+        "isTruncationMarker",
+    }
 )
 # CLN-2: Kilo's own asks (its `kilocode_change` additions to Roo's list) and its ui `metadata`.
 KILO_ASKS = frozenset({"payment_required_prompt", "invalid_model", "checkpoint_restore"})
 
 
-@dataclass
-class Input:
-    """One input of the family, its documents parsed once (CLN-1)."""
+class Input(Plain):
+    """One input of the family, its documents parsed once (CLN-1). (A `Plain`, not a
+    dataclass: detection makes one on every count, and `dataclasses` costs its import.)"""
 
-    kind: str  # "task" (a task folder) or "sdk" (an SDK session folder)
-    folder: str
-    main: str  # ui_messages.json, or <id>.messages.json
-    document: Any  # the main file's document
-    member: str = CLINE
-    companions: dict[str, Any] = field(default_factory=dict)  # file name -> document or error
+    _fields = ("kind", "folder", "main", "document", "member", "companions")
+
+    def __init__(
+        self,
+        kind: str,
+        folder: str,
+        main: str,
+        document: Any,
+        member: str = CLINE,
+        companions: dict[str, Any] | None = None,
+    ) -> None:
+        self.kind = kind  # "task" (a task folder) or "sdk" (an SDK session folder)
+        self.folder = folder
+        self.main = main  # ui_messages.json, or <id>.messages.json
+        self.document = document  # the main file's document
+        self.member = member
+        # file name -> document or error
+        self.companions: dict[str, Any] = {} if companions is None else companions
 
 
 _LAST: tuple[tuple[Any, ...], Input | None] | None = None
@@ -223,7 +239,7 @@ def _member(found: Input) -> str:
             roo = (
                 message.get("say") in ROO_SAYS
                 or message.get("ask") in ROO_ASKS
-                or any(name in message for name in ROO_MEMBERS)
+                or not ROO_MEMBERS.isdisjoint(message)  # one of them is a member (its keys)
             )
     if not roo:
         try:
@@ -231,7 +247,7 @@ def _member(found: Input) -> str:
         except (Rejection, OSError):
             history = None
         roo = isinstance(history, list) and any(
-            isinstance(m, dict) and any(name in m for name in ROO_API_MEMBERS) for m in history
+            isinstance(m, dict) and not ROO_API_MEMBERS.isdisjoint(m) for m in history
         )
     if roo and any(isinstance(m, dict) and m.get("ask") == "condense" for m in found.document):
         return KILO  # Cline's /smol in Roo's line: the Kilo extension's (CLN-11)

@@ -8,14 +8,15 @@ finder takes the folder's (an empty `id` group). An SDK session folder `sessions
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-
 from ...core.family import rehosted
 from ...core.storetypes import Base, Root, Store, expand, under
 
-UI_NAME = re.compile(r"(?P<id>)ui_messages\.json")
-SDK_NAME = re.compile(r"(?P<id>[^/\\]+?)\.messages\.json")
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every whoami
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+UI_NAME = r"(?P<id>)ui_messages\.json"
+SDK_NAME = r"(?P<id>[^/\\]+?)\.messages\.json"
 EXTENSION = "saoudrizwan.claude-dev"  # the extension's id: its globalStorage folder
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ...core.host import Host
 from ...core.identity import ID, Identity
-from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -62,7 +61,11 @@ class Codex(Host):
 
             return count_stream
 
-        pickers = (titles.first_message, None) if with_title else None
+        pickers = None
+        if with_title:  # titles: only a listing asks
+            from . import titles
+
+            pickers = (titles.first_message, None)
         # The fast path from 64 MiB: below, importing msgspec costs more than it saves
         # (Codex's few long lines parse fast; issue 37, measured in benchmarks/README.md).
         return count_file(

@@ -14,14 +14,15 @@ but a few fields, so memory is the longest line, not the file.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
-
 from ...core.answer import RecordCount
 from ...core.errors import E_UNMEASURABLE, Rejection
 from ...core.jsontext import as_int
+from ...core.plain import Plain
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 HOST = "codex"
 
@@ -50,40 +51,68 @@ LATER_META = (
     "forked_from_ordinal_exclusive",
     "subagent_history_start_ordinal",
 )
-PLAIN_RELEASE = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")  # CDX-8: `0.34.0` and nothing else
+# (Plain classes, not dataclasses, and no regular expression: this module is on the path of
+# every count of a rollout, and `dataclasses` and `re` cost more to import than a small one.)
 
 
-@dataclass
-class Compaction:
+class Compaction(Plain):
     """One `compacted` record (CDX-3), with what CDX-9 reads about it."""
 
-    index: int  # position among the file's records
-    line: int
-    timestamp: str | None
-    ordinal: int | None
-    remote: bool
-    turn: int | None  # the turn it sits in (index of the turn's start record), None outside
-    after_user: bool = False  # CDX-9: the turn's user message came before it (mid-turn)
+    _fields = ("index", "line", "timestamp", "ordinal", "remote", "turn", "after_user")
+
+    def __init__(
+        self,
+        index: int,
+        line: int,
+        timestamp: str | None,
+        ordinal: int | None,
+        remote: bool,
+        turn: int | None,
+        after_user: bool = False,
+    ) -> None:
+        self.index = index  # position among the file's records
+        self.line = line
+        self.timestamp = timestamp
+        self.ordinal = ordinal
+        self.remote = remote
+        self.turn = turn  # the turn it sits in (index of the turn's start record), None outside
+        self.after_user = after_user  # CDX-9: the turn's user message came before it (mid-turn)
 
 
-@dataclass
-class Rollout:
+class Rollout(Plain):
     """What the reader keeps of a rollout while it streams (CDX-1)."""
 
-    records: int = 0
-    legacy: bool = False  # CDX-1: the first record is the pre-envelope header (C0)
-    meta: dict[str, Any] | None = None  # the thread's own session_meta payload (the first)
-    copy_start: int | None = None  # CDX-5: index of the second session_meta (a copied parent)
-    compactions: list[Compaction] = field(default_factory=list)
-    companions: int = 0
-    # Per turn start after the copy starts: (index, outer timestamp, turn id); CDX-5 reads them.
-    turn_starts: list[tuple[int, str | None, str | None]] = field(default_factory=list)
-    copy_stamp: str | None = None  # the outer timestamp of the copied session_meta line
-    turn: int | None = None  # index of the open turn's start record
-    turns_with_user: set[int] = field(default_factory=set)
-    closed_turns: set[int] = field(default_factory=set)
-    marks: set[str] = field(default_factory=set)  # era marks seen (CDX-2)
-    later: bool = False  # CDX-8: a mark of a CLI that records compactions was seen
+    _fields = (
+        "records",
+        "legacy",
+        "meta",
+        "copy_start",
+        "compactions",
+        "companions",
+        "turn_starts",
+        "copy_stamp",
+        "turn",
+        "turns_with_user",
+        "closed_turns",
+        "marks",
+        "later",
+    )
+
+    def __init__(self) -> None:
+        self.records = 0
+        self.legacy = False  # CDX-1: the first record is the pre-envelope header (C0)
+        self.meta: dict[str, Any] | None = None  # the thread's own session_meta payload
+        self.copy_start: int | None = None  # CDX-5: index of the second session_meta (a copy)
+        self.compactions: list[Compaction] = []
+        self.companions = 0
+        # Per turn start after the copy starts: (index, outer timestamp, turn id); CDX-5.
+        self.turn_starts: list[tuple[int, str | None, str | None]] = []
+        self.copy_stamp: str | None = None  # the outer timestamp of the copied session_meta
+        self.turn: int | None = None  # index of the open turn's start record
+        self.turns_with_user: set[int] = set()
+        self.closed_turns: set[int] = set()
+        self.marks: set[str] = set()  # era marks seen (CDX-2)
+        self.later = False  # CDX-8: a mark of a CLI that records compactions was seen
 
     def add(self, line: int, value: Any) -> None:
         """Take one record (a JSON value of the file, starting on `line`)."""
@@ -300,9 +329,12 @@ def release_key(version: Any) -> tuple[int, ...] | None:
     """CDX-8: `0.34.0` -> (0, 34, 0); None for what says nothing about an era: anything but a
     plain release (a `git describe`, a pre-release, a fork's numbering, not a string) and a
     release of zeros (a build from source)."""
-    if not isinstance(version, str) or PLAIN_RELEASE.fullmatch(version) is None:
+    if not isinstance(version, str):
         return None
-    key = tuple(int(part) for part in version.split("."))
+    parts = version.split(".")  # CDX-8: three runs of ASCII digits, `0.34.0`, nothing else
+    if len(parts) != 3 or not all(part.isascii() and part.isdigit() for part in parts):
+        return None
+    key = tuple(int(part) for part in parts)
     return key if any(key) else None
 
 

@@ -5,11 +5,9 @@ Imported only by the session finder (`count --session`, `sessions`, `whoami`), n
 
 from __future__ import annotations
 
-import re
-
 from ...core.storetypes import Base, Store
 
-CODEX_NAME = re.compile(r"rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-(?P<id>.+?)\.jsonl(?:\.zst)?")
+CODEX_NAME = r"rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-(?P<id>.+?)\.jsonl(?:\.zst)?"
 
 BASES: tuple[Base, ...] = (
     Base(

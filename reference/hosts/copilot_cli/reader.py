@@ -12,12 +12,15 @@ VS Code's Agent Host, which writes this format (CPL-11).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
 
 from ...core.answer import RecordCount
 from ...core.errors import Notice
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 HOST = "copilot-cli"
 START = "session.start"

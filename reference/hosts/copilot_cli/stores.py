@@ -8,14 +8,12 @@ VS Code's Agent Host writes its sessions to the same place (CPL-11).
 
 from __future__ import annotations
 
-import re
-
 from ...core.storetypes import Base, Store
 
 # `session-state/<id>/events.jsonl`: the id is the folder's name (the `id` group matches nothing).
-EVENTS_NAME = re.compile(r"(?P<id>)events\.jsonl")
+EVENTS_NAME = r"(?P<id>)events\.jsonl"
 # 0.0.342 to about 0.0.37x: one flat `session-state/<id>.jsonl` per session.
-FLAT_NAME = re.compile(r"(?P<id>[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})\.jsonl")
+FLAT_NAME = r"(?P<id>[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})\.jsonl"
 
 BASES: tuple[Base, ...] = (
     Base(

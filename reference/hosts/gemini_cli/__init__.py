@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ...core.host import Host
 from ...core.identity import Identity
-from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -75,7 +74,11 @@ class GeminiCli(Host):
 
             return count_stream
 
-        pickers = (titles.first_message, None) if with_title else None
+        pickers = None
+        if with_title:  # titles: only a listing asks
+            from . import titles
+
+            pickers = (titles.first_message, None)
         # The fast path from 32 MiB: below, importing msgspec costs more than it saves
         # (the saving is about 1 ms per MB; issue 37, measured in benchmarks/README.md).
         return count_file(
@@ -85,6 +88,8 @@ class GeminiCli(Host):
     def session_ids(self, path: str, name_id: str) -> tuple[str, ...]:
         """A chat's file name carries 8 hex digits of its id; the whole id is inside, in the
         metadata record (GEM-1), so a user's full id finds it too."""
+        from . import titles
+
         full = titles.full_id(path)
         return (full, name_id) if full and full != name_id else (name_id,)
 

@@ -14,11 +14,13 @@ answer of a measurable file carries `W-INDIRECT` (GEM-6). A whole-file `.json` c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
 from ...core.answer import RecordCount
 from ...core.errors import E_UNMEASURABLE, Notice, Rejection
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 HOST = "gemini-cli"
 SNAPSHOT = "<state_snapshot>"  # GEM-3: the element the compression prompt asks for

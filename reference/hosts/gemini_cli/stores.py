@@ -5,12 +5,10 @@ Imported only by the session finder (`count --session`, `sessions`, `whoami`), n
 
 from __future__ import annotations
 
-import re
-
 from ...core.storetypes import Base, Store
 
 # A Gemini CLI chat: `session-<time>-<first 8 hex of the session id>.jsonl` (`.json` up to 0.38).
-GEMINI_NAME = re.compile(r"session-[0-9T:.-]+-(?P<id>[0-9a-fA-F]{8})\.jsonl?")
+GEMINI_NAME = r"session-[0-9T:.-]+-(?P<id>[0-9a-fA-F]{8})\.jsonl?"
 
 BASES: tuple[Base, ...] = (
     Base(

@@ -5,15 +5,13 @@ Imported only by the session finder (`count --session`, `sessions`, `whoami`), n
 
 from __future__ import annotations
 
-import re
-
 from ...core.storetypes import Base, Store
 
 # A Kilo store of many sessions (spec/hosts/kilo.md, "Where it lives"): `kilo.db`; a build of
 # another release channel's `kilo-<channel>.db`, or the `opencode-<channel>.db` such a build
 # keeps using when it finds one in Kilo's folder. The sessions are inside: the finder lists
 # them (`within`).
-KILO_STORE = re.compile(r"(?P<id>kilo(?:-[A-Za-z0-9._-]+)?\.db|opencode-[A-Za-z0-9._-]+\.db)")
+KILO_STORE = r"(?P<id>kilo(?:-[A-Za-z0-9._-]+)?\.db|opencode-[A-Za-z0-9._-]+\.db)"
 
 BASES: tuple[Base, ...] = (
     Base(

@@ -5,14 +5,12 @@ Imported only by the session finder (`count --session`, `sessions`, `whoami`), n
 
 from __future__ import annotations
 
-import re
-
 from ...core.storetypes import Base, Store
 
 # An opencode store of many sessions: `opencode.db` (or a release channel's `opencode-<channel>.db`)
 # and the JSON storage folder `storage` of the versions before 1.2 (OPC-1). The sessions are
 # inside: the finder lists them (`within`), their ids are not in a file name.
-OPENCODE_STORE = re.compile(r"(?P<id>opencode(?:-[A-Za-z0-9._-]+)?\.db|storage)")
+OPENCODE_STORE = r"(?P<id>opencode(?:-[A-Za-z0-9._-]+)?\.db|storage)"
 
 BASES: tuple[Base, ...] = (
     Base(

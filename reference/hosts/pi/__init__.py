@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ...core.host import Host
 from ...core.identity import FILE, ID, Identity
-from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -60,7 +59,11 @@ class Pi(Host):
 
             return count_stream
 
-        pickers = (titles.first_message, titles.given_name) if with_title else None
+        pickers = None
+        if with_title:  # titles: only a listing asks
+            from . import titles
+
+            pickers = (titles.first_message, titles.given_name)
         return count_file(path, count_records, fast=fast, readable=readable, titles=pickers)
 
     def anonymize_policy(self) -> Any:

@@ -13,11 +13,14 @@ has (PIA-8).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
 
 from ...core.answer import RecordCount
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 HOST = "pi"
 COMPANIONS = frozenset({"branch_summary"})  # PIA-4: summaries that are not compactions

@@ -5,11 +5,9 @@ Imported only by the session finder (`count --session`, `sessions`, `whoami`), n
 
 from __future__ import annotations
 
-import re
-
 from ...core.storetypes import Base, Store
 
-PI_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T[0-9-]+Z?_(?P<id>.+?)\.jsonl")
+PI_NAME = r"\d{4}-\d{2}-\d{2}T[0-9-]+Z?_(?P<id>.+?)\.jsonl"
 
 BASES: tuple[Base, ...] = (
     Base(

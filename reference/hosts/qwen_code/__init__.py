@@ -7,11 +7,8 @@ host's entry in the registry and imports neither until asked.
 
 from __future__ import annotations
 
-import re
-
 from ...core.host import Host
 from ...core.identity import ID, Identity
-from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -23,7 +20,15 @@ if TYPE_CHECKING:
 # QWN-1: the record types of Qwen's recorder (`ChatRecord.type`).
 RECORD_TYPES = frozenset({"user", "assistant", "tool_result", "system"})
 # QWN-1: a Q0 chat's reply message, as 0.1.x's recorder types it (Gemini CLI's says "gemini").
-Q0_REPLY = re.compile(rb'"type"\s*:\s*"qwen"')
+Q0_REPLY = rb'"type"\s*:\s*"qwen"'
+
+
+def has_q0_reply(data: bytes) -> bool:
+    """Whether `data` holds Q0_REPLY. `re` is imported here, not with the registry: only a
+    `.json` naming `projectHash` is searched, and every count imports this package."""
+    import re
+
+    return re.search(Q0_REPLY, data) is not None
 
 
 class QwenCode(Host):
@@ -42,7 +47,7 @@ class QwenCode(Host):
         message typed `qwen`, and whose document is a whole-file chat (Q0)."""
         if is_dir or not path.endswith(".json"):
             return False
-        if b'"projectHash"' not in head or Q0_REPLY.search(head) is None:
+        if b'"projectHash"' not in head or not has_q0_reply(head):
             return False
         return is_q0_file(path)
 
@@ -78,7 +83,11 @@ class QwenCode(Host):
 
         if path.endswith(".json") and is_q0_file(path):
             raise reject_q0()
-        pickers = (titles.first_message, titles.given_name) if with_title else None
+        pickers = None
+        if with_title:  # titles: only a listing asks
+            from . import titles
+
+            pickers = (titles.first_message, titles.given_name)
         return count_file(path, count_records, readable=readable, titles=pickers)
 
     def anonymize_policy(self) -> Any:
@@ -103,7 +112,7 @@ def is_q0_file(path: str) -> bool:
 
     with open_log(path) as stream:
         data = stream.read(PEEK)
-        if b'"projectHash"' not in data or Q0_REPLY.search(data) is None:
+        if b'"projectHash"' not in data or not has_q0_reply(data):
             return False
         data += stream.read()
     try:

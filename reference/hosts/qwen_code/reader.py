@@ -16,11 +16,13 @@ compression record are kept, so memory is the longest line, not the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
 from ...core.answer import RecordCount
 from ...core.errors import E_UNMEASURABLE, Rejection
+
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 HOST = "qwen-code"
 COMPRESSION = "chat_compression"  # QWN-3: the subtype of the primary record

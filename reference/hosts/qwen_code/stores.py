@@ -10,15 +10,17 @@ variables and the setting exist from 0.15 (0.1 to 0.12 always use `~/.qwen`).
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Mapping
 
 from ...core.storetypes import Base, Root, Store, expand, under
 
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every whoami
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 # A Q1 transcript: `<sessionId>.jsonl`, the id a UUID.
-QWEN_NAME = re.compile(r"(?P<id>[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})\.jsonl")
+QWEN_NAME = r"(?P<id>[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})\.jsonl"
 # A Q0 chat (0.1.x): `session-<UTC minute>-<first 8 hex of the session id>.json`.
-QWEN_Q0_NAME = re.compile(r"session-[0-9T:.-]+-(?P<id>[0-9a-fA-F]{8})\.json")
+QWEN_Q0_NAME = r"session-[0-9T:.-]+-(?P<id>[0-9a-fA-F]{8})\.json"
 
 SOURCE = (
     "QwenLM/qwen-code packages/core/src/config/storage.ts (getGlobalQwenDir: $QWEN_HOME, else "

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from ...core.host import Host
 from ...core.identity import Identity
-from . import titles
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
@@ -69,14 +68,21 @@ class VsCode(Host):
         Both give the same output on every input (tests/reference/test_fastpath.py).
         """
         from ...core.records import wants_fast
-        from .shape import appended
 
-        if wants_fast(path, readable) and not appended(path):
+        if wants_fast(path, readable):
+            from .shape import appended  # here: a small log's count never needs it (mmap)
+
+            if appended(path):
+                return self._readable(path, with_title)
             from .fastpath import count_fast
 
             fast = count_fast(path)
             if fast is not None:
                 return fast
+        return self._readable(path, with_title)
+
+    def _readable(self, path: str, with_title: bool) -> Answer:
+        """The definition: the replayed final state (replay.py), counted (count.py)."""
         from .count import count_state
         from .replay import load_path
 
@@ -84,6 +90,8 @@ class VsCode(Host):
         count = count_state(replay.state)
         count.notices[:0] = replay.notices
         if with_title:
+            from . import titles
+
             count.title = titles.title_of(replay.state)
         return count
 

@@ -352,10 +352,13 @@ def _is_compact_command(request: dict[str, Any], vocab: Vocabulary) -> bool:
     text = message.get("text") if isinstance(message, dict) else message  # LEG-2: plain string
     if not isinstance(text, str):
         return False
-    import re  # here: only a request with a message text pays its import
-
-    pattern = re.escape(vocab.manual_message_command) + r"(\s|$)"
-    return re.match(pattern, text) is not None
+    # The command, then the end or white space (Unicode's: str.isspace is exactly what `\s`
+    # matches in a regular expression over text; no `re` on a count's start-up).
+    command = vocab.manual_message_command
+    if not text.startswith(command):
+        return False
+    rest = text[len(command) :]
+    return not rest or rest[0].isspace()
 
 
 def phantom_reason(request: dict[str, Any], completed: bool) -> str:

@@ -12,7 +12,6 @@ to write the literal again).
 from __future__ import annotations
 
 import os
-from functools import cache
 
 from ...core.paths import SPEC_DIR
 from ...core.plain import Frozen
@@ -56,9 +55,26 @@ class Vocabulary(Frozen):
         self.eras = eras
 
 
-@cache
+# Each table and vocabulary is built once per path (a dict, not functools.cache: functools
+# and the collections it imports cost more start-up than a small log takes to count).
+_TABLES: dict[str, dict[str, Any]] = {}
+_VOCABULARIES: dict[str, Vocabulary] = {}
+
+
+def clear_caches() -> None:
+    """Forget the tables and vocabularies built so far (a test runs each case afresh)."""
+    _TABLES.clear()
+    _VOCABULARIES.clear()
+
+
 def load_table(path: str = ERAS_FILE) -> dict[str, Any]:
     """The raw era table, as the generator also reads it."""
+    if path not in _TABLES:
+        _TABLES[path] = _read_table(path)
+    return _TABLES[path]
+
+
+def _read_table(path: str) -> dict[str, Any]:
     with open(path, "rb") as handle:
         data = handle.read()
     if path == ERAS_FILE:
@@ -89,9 +105,14 @@ def table_module(path: str = ERAS_FILE) -> str:
     )
 
 
-@cache
 def vocabulary(path: str = ERAS_FILE) -> Vocabulary:
     """The matching vocabulary of the era table at `path`."""
+    if path not in _VOCABULARIES:
+        _VOCABULARIES[path] = _vocabulary(path)
+    return _VOCABULARIES[path]
+
+
+def _vocabulary(path: str) -> Vocabulary:
     table = load_table(path)
     eras = tuple(table["eras"])
     manual = table["manual"]

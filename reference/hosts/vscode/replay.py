@@ -10,11 +10,9 @@ The file is streamed: memory is the state plus the longest line, never the whole
 from __future__ import annotations
 
 import io
-import math
 import os
 
-import orjson
-
+from ...core import smalljson
 from ...core.blankruns import EMPTY_LINES, skip_run
 from ...core.errors import (
     E_EMPTY,
@@ -29,7 +27,15 @@ from ...core.errors import (
     Rejection,
 )
 from ...core.files import open_log
-from ...core.jsontext import BOM, DEPTH_LIMIT, as_int, parse_json, parse_slowly, short_error
+from ...core.jsontext import (
+    BOM,
+    DEPTH_LIMIT,
+    as_int,
+    orjson_module,
+    parse_json,
+    parse_slowly,
+    short_error,
+)
 from ...core.plain import Plain
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
@@ -197,13 +203,14 @@ def _path_text(keys: Iterable[str | int]) -> str:
 
 
 def _show(value: Any) -> str:
-    import json  # only for a rejection's message
-
     """A short, bounded description of a value for an error line (ERR-10).
 
     Containers are described, never serialised: a value nested 100,000 deep must give a one-line
     error, not a recursion in the error message itself.
     """
+    import json  # only for a rejection's message
+    import math
+
     if value is MISSING:
         return "(absent)"
     if isinstance(value, dict):
@@ -224,6 +231,7 @@ def replay_stream(stream: BinaryIO) -> Replay:
     replayer = _Replayer()
     notices: list[Notice] = []
     line = 0
+    smalljson.expect(stream)  # a big log: orjson from its first line (parse_json)
     for raw in stream:  # binary iteration splits on LF only (RPL-1)
         line += 1
         if raw == b"\n":
@@ -263,13 +271,9 @@ def load_flat(data: bytes) -> Replay:
     body = data[len(BOM) :] if data.startswith(BOM) else data
     if not body.strip(b" \t\r\n"):  # JSON whitespace only
         raise Rejection(0, E_EMPTY, "the file is empty")
-    try:
-        state = orjson.loads(body)
-    except orjson.JSONDecodeError as first:
-        if "depth limit" in str(first):
-            # ERR-10: a flat file's bound is reported at line 1, whichever parser found it.
-            raise Rejection(1, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
-        state = parse_slowly(body.decode("utf-8", "replace"), None, short_error(first))
+    state = smalljson.loads(body)  # a small file: as orjson reads it, without importing it
+    if state is smalljson.UNDECIDED:
+        state = _parsed_flat(body)
     if not isinstance(state, dict):
         raise Rejection(1, E_STATE, "the session is not a JSON object")
     if not (is_flat_session(state) or is_export(state)):
@@ -279,6 +283,18 @@ def load_flat(data: bytes) -> Replay:
             "neither a session (sessionId, version) nor an export (requests, responderUsername)",
         )
     return Replay(state, [], 1)
+
+
+def _parsed_flat(body: bytes) -> Any:
+    """RPL-2, ERR-3, ERR-8 for a whole flat file: orjson, else JSON.parse's reading."""
+    orjson = orjson_module()
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError as first:
+        if "depth limit" in str(first):
+            # ERR-10: a flat file's bound is reported at line 1, whichever parser found it.
+            raise Rejection(1, E_LIMIT, f"JSON nested deeper than {DEPTH_LIMIT} levels") from None
+        return parse_slowly(body.decode("utf-8", "replace"), None, short_error(first))
 
 
 def is_flat_session(state: dict[str, Any]) -> bool:

@@ -6,12 +6,14 @@ Imported only by the session finder (`count --session`, `sessions`, `whoami`), n
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Mapping
 
 from ...core.storetypes import VSCODE_USER_DATA_ENV, Base, Root, Store, expand, under
 
-VSCODE_NAME = re.compile(r"(?P<id>[^/\\]+?)\.jsonl?")
+TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every whoami
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+VSCODE_NAME = r"(?P<id>[^/\\]+?)\.jsonl?"
 
 # The product names VS Code builds put after the application-data folder (product.json
 # `nameLong` / `dataFolderName` of the stable, Insiders, VSCodium and OSS builds).

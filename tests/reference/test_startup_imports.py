@@ -1,0 +1,233 @@
+"""What `count`, `whoami` and `hook` import on a small file: pinned, so a new import is reviewed.
+
+A status line or a hook runs these on every render or turn, and for a small file start-up is
+nearly all of their time (issue 45: at most twice bare Python's). `import orjson` alone costs
+more than bare Python's whole start-up, `re`, `dataclasses`, `typing` and `enum` a few
+milliseconds each. So each command runs here as the console script runs it
+(`rebootspec.conformance.cli.main`), in a fresh interpreter without site-packages (`-S`: orjson
+and msgspec cannot even be imported, so reaching for them fails loudly), and the modules it
+added to `sys.modules` beyond what `site` imports are compared with the pinned set.
+
+A change to a set below is a decision: say in the commit what the new module costs (`python
+-X importtime`), or import it where only the path that needs it runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rebootspec.conformance
+import rebootspec.reference
+from rebootspec.reference.core.paths import SPEC_DIR
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+
+# Never on the small-file path of count, whoami or hook.
+FORBIDDEN = {
+    "orjson",
+    "msgspec",
+    "zstandard",
+    "re",
+    "json",
+    "dataclasses",
+    "inspect",
+    "ast",
+    "enum",
+    "typing",
+    "uuid",
+    "pathlib",
+    "functools",
+    "collections",
+    "importlib",
+    "warnings",
+    "signal",
+    "threading",
+    "tomllib",
+    "sqlite3",
+}
+
+
+def added_by(module: str) -> set[str]:
+    """The modules `import module` adds beyond site's, in this Python (they differ a little
+    between versions: the pins are our choices of module, not the standard library's insides)."""
+    probe = f"import os, sys\nbefore = set(sys.modules)\nimport {module}\n"
+    probe += "print(' '.join(sorted(set(sys.modules) - before)))"
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe], capture_output=True, text=True, check=True
+    )
+    return set(done.stdout.split())
+
+
+# The standard library's modules each path adds (C modules where the name says so).
+PLAIN = {"__future__", "_json"}  # annotations; smalljson's scanner
+VSCODE = PLAIN | {"_md5"}  # CNT-3: a summary's md5
+TIMESTAMPS = PLAIN | added_by("datetime")  # pi (PIA-6), Copilot CLI (CPL-6): instants
+# A lookup by id matches the store table's file-name patterns, regular expressions: `re` and
+# what it imports (about 4 ms at rest; issue 45 leaves it, benchmarks/README.md says why).
+STORE_LOOKUP = PLAIN | added_by("re")
+
+CODEX_ID = "019c1a2b-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
+PI_ID = "7eb0cddb-8209-448f-8553-6181b3013229"
+
+DRIVER = """
+import os, sys  # what site imports before any program runs
+before = set(sys.modules)
+from rebootspec.conformance.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as stop:
+    code = stop.code
+sys.stdout.flush()
+added = sorted(set(sys.modules) - before)
+sys.stderr.write("\\nMODULES " + " ".join(added) + "\\n")
+sys.exit(code)
+"""
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`rebootspec` as a wheel lays it out (reference, conformance, spec), by symbolic links to
+    this installation's folders, so that `-S` needs no site-packages to find it."""
+    root = tmp_path_factory.mktemp("tree")
+    package = root / "rebootspec"
+    package.mkdir()
+    for name, folder in (
+        ("reference", Path(rebootspec.reference.__file__).parent),
+        ("conformance", Path(rebootspec.conformance.__file__).parent),
+        ("spec", Path(SPEC_DIR)),
+    ):
+        (package / name).symlink_to(folder, target_is_directory=True)
+    return root
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private home with one Codex rollout and one pi session in their stores."""
+    home = tmp_path_factory.mktemp("home")
+    codex = home / ".codex" / "sessions" / "2026" / "03" / "01"
+    codex.mkdir(parents=True)
+    shutil.copyfile(
+        FIXTURES / "V8MB" / "session.jsonl",
+        codex / f"rollout-2026-03-01T10-00-00-{CODEX_ID}.jsonl",
+    )
+    pi = home / ".pi" / "agent" / "sessions" / "--home-me-proj--"
+    pi.mkdir(parents=True)
+    shutil.copyfile(
+        FIXTURES / "WVNH" / "session.jsonl", pi / f"2026-03-02T10-00-04-000Z_{PI_ID}.jsonl"
+    )
+    return home
+
+
+def imported(
+    tree: Path, home: Path, argv: list[str], env: dict[str, str] | None = None, stdin: str = ""
+) -> tuple[set[str], str]:
+    """The modules `rebootspec ARGV` adds beyond site's, and what it printed."""
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", DRIVER, *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"HOME": str(home), "PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(tree)}
+        | (env or {}),
+        timeout=60,
+    )
+    head, _, modules = done.stderr.rpartition("\nMODULES ")
+    assert done.returncode == 0, f"{argv}: exit {done.returncode}: {done.stderr[-2000:]}"
+    assert not head.strip(), f"{argv}: printed on stderr: {head[-2000:]}"
+    return set(modules.split()), done.stdout
+
+
+def outside(modules: set[str]) -> set[str]:
+    return {name for name in modules if not name.startswith("rebootspec")}
+
+
+def tiny_vscode(folder: Path) -> Path:
+    path = folder / "tiny.jsonl"
+    request = {
+        "requestId": "r1",
+        "message": {"text": "two"},
+        "response": [],
+        "result": {"metadata": {"summary": {"toolCallRoundId": "t1", "text": "A"}}},
+    }
+    entry = {"kind": 0, "v": {"version": 3, "requests": [request]}}
+    path.write_text(json.dumps(entry) + "\n", "utf-8")
+    return path
+
+
+COUNT_CASES = {  # host: (corpus case, its input, the modules its count adds)
+    "codex": ("V8MB", "session.jsonl", PLAIN),
+    "pi": ("WVNH", "session.jsonl", TIMESTAMPS),
+    "claude-code": ("446W", "session.jsonl", PLAIN),
+    "gemini-cli": ("29EA", "session.jsonl", PLAIN),
+    "qwen-code": ("2NNN", "session.jsonl", PLAIN),
+    "copilot-cli": ("28PK", "session.jsonl", TIMESTAMPS),
+    "cline": ("379J", "input/1795813459932", PLAIN),
+    "basic-agent-chat-loop": ("2QKE", "input/harvest_20261125_034841.md", PLAIN),
+}
+
+
+@pytest.mark.parametrize("host", sorted(COUNT_CASES))
+def test_count_of_a_small_file(tree: Path, home: Path, host: str) -> None:
+    case, name, expected = COUNT_CASES[host]
+    modules, out = imported(tree, home, ["count", str(FIXTURES / case / name)])
+    assert json.loads(out)["host"] == host
+    assert outside(modules) == expected
+
+
+def test_count_of_a_small_vscode_log(tree: Path, home: Path, tmp_path: Path) -> None:
+    modules, out = imported(tree, home, ["count", str(tiny_vscode(tmp_path))])
+    assert json.loads(out)["reboots"] == 1  # the summary of request r1 (CNT-2)
+    assert outside(modules) == VSCODE
+
+
+def test_whoami_by_the_session_file(tree: Path, home: Path) -> None:
+    """pi names its session file (PI_SESSION_FILE) and id: no store table is read."""
+    session = next((home / ".pi").rglob("*.jsonl"))
+    env = {"PI_SESSION_FILE": str(session), "PI_SESSION_ID": PI_ID}
+    modules, out = imported(tree, home, ["whoami", "--field", "reboots"], env)
+    assert out.strip() == "1"  # WVNH's plan: one reboot
+    assert outside(modules) == TIMESTAMPS
+
+
+def test_hook_with_its_transcript(tree: Path, home: Path) -> None:
+    """A Codex or Claude Code hook names the transcript: counted without a lookup (WHO-4)."""
+    rollout = next((home / ".codex").rglob("*.jsonl"))
+    payload = json.dumps({"session_id": CODEX_ID, "transcript_path": str(rollout)})
+    modules, out = imported(tree, home, ["hook", "--field", "reboots"], stdin=payload)
+    assert out.strip() == "1"  # V8MB's plan: one reboot
+    assert outside(modules) == PLAIN
+
+
+def test_whoami_by_id(tree: Path, home: Path) -> None:
+    """A lookup by id walks the store table, whose file-name rules are regular expressions:
+    `re` and its imports, and nothing else (no orjson, no dataclasses, no typing)."""
+    env = {"CODEX_THREAD_ID": CODEX_ID}
+    modules, out = imported(tree, home, ["whoami", "--field", "reboots"], env)
+    assert out.strip() == "1"
+    assert outside(modules) == STORE_LOOKUP
+    rows = {name for name in modules if name.endswith(".stores") and ".hosts." in name}
+    assert rows == {"rebootspec.reference.hosts.codex.stores"}  # only the asked host's rows
+
+
+@pytest.mark.parametrize(
+    "expected", [PLAIN, VSCODE, TIMESTAMPS], ids=["plain", "vscode", "timestamps"]
+)
+def test_the_pinned_sets_hold_nothing_forbidden(expected: set[str]) -> None:
+    assert not expected & FORBIDDEN
+
+
+def test_datetime_and_re_are_what_they_were_measured_as() -> None:
+    """On the Python of the measurement (3.11) the sets are these; elsewhere `added_by` says."""
+    if sys.version_info[:2] != (3, 11):
+        pytest.skip("the standard library's own imports differ between versions")
+    assert added_by("datetime") == {"datetime", "_datetime", "operator", "_operator", "math"}
+    assert "re" in STORE_LOOKUP and "enum" in STORE_LOOKUP
