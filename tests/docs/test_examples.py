@@ -76,7 +76,11 @@ STORE_VARIABLES = (
 SKIPPED = {
     "python -m pip install tox && tox -e conformance": "CI's own command (.ci/run runs tox)",
     "python -m pip install tox && tox": "CI's own command (.ci/run)",
-    "pip install dist/rebootspec-*.whl": "tox -e install installs the wheel in a fresh venv",
+    "python -m pip install .": "tox -e install installs a wheel of the checkout in a fresh venv",
+    "python -m pip wheel --no-deps -w dist .": "tox -e install builds the wheel the same way",
+    "python -m rebootspec.generators build --assign-ids": (
+        "writes into the checkout's fixtures/ (tox's corpus checks run build --check)"
+    ),
     'pipx run --spec dist/rebootspec-*.whl rebootspec run --candidate "./mytool count"': (
         "tox -e install runs the installed wheel; pipx itself is not a dependency"
     ),
