@@ -69,7 +69,12 @@ class VsCode(Host):
         Both give the same output on every input (tests/reference/test_fastpath.py).
         """
         from ...core.records import wants_fast
+        from .nulrun import nul_run_rejection
         from .shape import appended
+
+        refused = nul_run_rejection(path)  # a long first line of NULs: no need to hold it
+        if refused is not None:
+            raise refused
 
         if wants_fast(path, readable) and not appended(path):
             from .fastpath import count_fast
