@@ -14,6 +14,7 @@ import sys
 import orjson
 
 from ...reference.core.printable import printable
+from ...reference.core.userio import shown
 from ..options import OptionError, Settings, add_settings
 from ..runner.corpus import Case, CorpusError, known_hosts, load_corpus
 from ..runner.export import ExportError, export, manifest
@@ -108,7 +109,7 @@ def cli(argv: list[str]) -> int:
         try:
             path = export(chosen, Path(args.folder).expanduser())
         except ExportError as error:  # a refusal of what was named: exit 2, as anonymize's
-            sys.stderr.write(f"error: {error}\n")
+            sys.stderr.write(f"error: {shown(str(error))}\n")
             return 2
         sys.stdout.write(f"wrote {len(chosen)} cases and {printable(str(path))}\n")
         return 0

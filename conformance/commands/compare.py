@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ...reference.core.userio import shown
 from ..reports.compare import compare, format_comparison
 from ..reports.report import load
 from .usage import UsageParser
@@ -35,7 +36,7 @@ def cli(argv: list[str]) -> int:
     try:
         old, new = load(options.old), load(options.new)
     except ValueError as error:
-        sys.stderr.write(f"error: {error}\n")
+        sys.stderr.write(f"error: {shown(str(error))}\n")
         return 2
     result = compare(old, new, frozenset(allow))
     sys.stdout.write(format_comparison(result, str(options.old), str(options.new)))

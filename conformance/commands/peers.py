@@ -227,7 +227,7 @@ def cli(argv: list[str]) -> int:
     try:
         problem = write(args.out, data, args.readme)
     except Refused as refused:
-        sys.stderr.write(f"error: {refused}\n")
+        sys.stderr.write(f"error: {shown(str(refused))}\n")
         return 2
     except OSError as error:  # a folder it cannot make
         sys.stderr.write(f"error: {shown(str(args.out))}: cannot write: {os_reason(error)}\n")
@@ -237,6 +237,6 @@ def cli(argv: list[str]) -> int:
         return 2
     sys.stdout.write(read_text(args.out / "peers.md", "text"))
     if problem is not None:
-        sys.stderr.write(f"{PROG}: {problem}\n")
+        sys.stderr.write(f"{PROG}: {shown(problem)}\n")
         return 1
     return 0

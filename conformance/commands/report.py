@@ -29,13 +29,13 @@ def cli(argv: list[str]) -> int:
     try:
         report = load(options.report)
     except ValueError as error:
-        sys.stderr.write(f"error: {error}\n")
+        sys.stderr.write(f"error: {shown(str(error))}\n")
         return 2
     folder = options.out if options.out is not None else options.report.parent
     try:
         paths = write(report, folder)
     except Refused as refused:  # a FIFO or device under a report's name is left alone
-        sys.stderr.write(f"error: {refused}\n")
+        sys.stderr.write(f"error: {shown(str(refused))}\n")
         return 2
     except OSError as error:
         sys.stderr.write(f"error: {shown(str(folder))}: cannot write: {os_reason(error)}\n")

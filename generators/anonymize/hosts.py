@@ -36,6 +36,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..usage import shown
 from ..view import HostView
 from . import opencode
 from .hostpolicy import HostPolicy, Ledger, Replacer
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, secr
     try:
         return _run(args, data, hosts, secret)
     except Refusal as refusal:
-        sys.stderr.write(f"error: {refusal}\n")
+        sys.stderr.write(f"error: {shown(refusal)}\n")  # one line, its names escaped
         return refusal.code
 
 
@@ -108,13 +109,16 @@ def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, sec
         else "checked: same count, none of the replaced strings left"
     )
     print(
-        f"wrote {written[0]}: {what}, {run_.replacer.names.replaced} strings replaced, "
+        f"wrote {shown(written[0])}: {what}, {run_.replacer.names.replaced} strings replaced, "
         f"{run_.replacer.kept} kept; {checked}"
     )
     if new_session is not None:
-        print(f"session: {new_session}   (count it: rebootspec count {target} {new_session})")
+        print(
+            f"session: {shown(new_session)}   (count it: rebootspec count {shown(target)} "
+            f"{shown(new_session)})"
+        )
     for path in written[1:]:
-        print(f"  beside it: {path.name}")
+        print(f"  beside it: {shown(path.name)}")
     return EXIT_OK
 
 

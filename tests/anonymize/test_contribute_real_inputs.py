@@ -174,9 +174,11 @@ def test_a_huge_input_is_refused_at_once(tmp_path: Path) -> None:
 
 
 def test_a_run_of_nuls_under_the_bound_is_rewritten_quickly(tmp_path: Path) -> None:
-    """24 MB of NULs took about 30 s a character at a time; masked by runs, a scan."""
+    """24 MB of NULs after a log's first entry (what a crash leaves of a file's unwritten
+    blocks) took about 30 s a character at a time; masked by runs, a scan. (A file of NULs
+    alone is no log of any host and is refused: test_a_file_that_is_no_log_is_refused.)"""
     source = tmp_path / "zeros.jsonl"
-    source.write_bytes(b"\0" * 24_000_000)
+    source.write_bytes(b'{"kind":0,"v":{}}\n' + b"\0" * 24_000_000)
     out = tmp_path / "out"
     out.mkdir()
     started = time.perf_counter()
@@ -184,6 +186,24 @@ def test_a_run_of_nuls_under_the_bound_is_rewritten_quickly(tmp_path: Path) -> N
     assert code == 0, stderr
     assert time.perf_counter() - started < 10
     assert (out / "z.jsonl").read_bytes() == source.read_bytes()  # control bytes stay
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"not a session of any host\n", b"\0" * 1000, b"\n \n", b"[1,2]\n", b"\xef\xbb\xbf\x00\n"],
+)
+def test_a_file_that_is_no_log_is_refused(tmp_path: Path, data: bytes) -> None:
+    """A file whose first bytes are no JSON object holds no record any host wrote (every log
+    and document begins with one): exit 2, one line naming the file, nothing written. A torn
+    first entry still begins with one and is rewritten (test above: a run of NULs after it)."""
+    source = tmp_path / "junk\x1b[31m.jsonl"
+    source.write_bytes(data)
+    out = tmp_path / "out"
+    out.mkdir()
+    code, _, stderr = run([str(source), str(out / "z.jsonl")])
+    assert code == 2 and len(stderr.splitlines()) == 1, stderr
+    assert "junk\\x1b[31m.jsonl: " in stderr and "no log of any host" in stderr
+    assert list(out.iterdir()) == []
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
