@@ -83,8 +83,14 @@ VALUES_ALLOWED: dict[tuple[str, str], str] = {
     ("conformance/commands/cases.py", "listing(chosen)"): BUILT_ESCAPED,
     ("conformance/commands/cases.py", "len(chosen)"): OWN_TEXT,
     ("conformance/commands/peers.py", "line + '\\n'"): "progress lines of its own measuring",
-    ("conformance/commands/cases.py", "''.join((orjson.dumps(row).decode() + '\\n' for row in rows))"): "JSON: escapes every control character",  # noqa: E501
-    ("conformance/commands/compare.py", "format_comparison(result, str(options.old), str(options.new))"): BUILT_ESCAPED,  # noqa: E501
+    (
+        "conformance/commands/cases.py",
+        "''.join((orjson.dumps(row).decode() + '\\n' for row in rows))",
+    ): "JSON: escapes every control character",
+    (
+        "conformance/commands/compare.py",
+        "format_comparison(result, str(options.old), str(options.new))",
+    ): BUILT_ESCAPED,
     ("conformance/commands/completion.py", "script(shell)"): OWN_TEXT,
     ("conformance/commands/peers.py", "peer_type.name"): OWN_TEXT,
     ("conformance/commands/peers.py", "peer_type.package.version"): OWN_TEXT,
