@@ -1,0 +1,64 @@
+"""Text read from a report or a corpus reaches the terminal escaped (ERR-10, issue 43 defect 7).
+
+`compare` prints case names, titles and answers it reads from two report.json files, `cases`
+prints the names, hosts, tags and rules of whatever corpus `--corpus` names. A file with an
+escape sequence and a line break in those strings must print as visible escapes on the lines
+it always takes, never paint the terminal or forge a line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rebootspec.conformance.cli import main as rebootspec
+
+HOSTILE = "x\x1b[31mRED\x1b]0;pwned\x07\nFAIL: forged"
+
+
+def _raw(text: str) -> list[str]:
+    return [c for c in text if (ord(c) < 32 and c != "\n") or ord(c) == 127]
+
+
+def _report(path: Path, outcome: str) -> str:
+    case = {"id": "ZZZ1", "name": HOSTILE, "title": HOSTILE, "host": "vscode"}
+    case |= {"outcome": outcome, "gate": outcome, "expected": {"reboots": 1}}
+    case |= {"actual": {"reboots": HOSTILE}}
+    report = {"header": {}, "verdict": "PASS", "totals": {}, "matrix": {}, "cases": [case]}
+    path.write_text(json.dumps(report))
+    return str(path)
+
+
+def test_compare_prints_a_reports_strings_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A case that newly broke, named and titled with an escape and a line break: its line is
+    one line, the escapes visible, and no line of the output is the forged `FAIL: forged`."""
+    old = _report(tmp_path / "old.json", "pass")
+    new = _report(tmp_path / "new.json", "fail")
+    code = rebootspec(["compare", old, new])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert not _raw(out), out
+    assert "\\x1b[31mRED" in out
+    assert not any(line.startswith("FAIL: forged") for line in out.splitlines()), out
+
+
+def test_cases_lists_a_corpus_strings_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`cases --corpus` over a copy of one case whose name holds an escape: listed escaped, or
+    refused in one escaped line; never raw."""
+    root = Path(__file__).resolve().parents[2] / "fixtures" / "446W"
+    case = tmp_path / "corpus" / "446W"
+    case.mkdir(parents=True)
+    (case / "session.jsonl").write_bytes((root / "session.jsonl").read_bytes())
+    text = (root / "case.toml").read_text("utf-8")
+    name = next(line for line in text.splitlines() if line.startswith("name = "))
+    (case / "case.toml").write_text(text.replace(name, 'name = "x\\u001b[31mRED\\nforged"'))
+    rebootspec(["cases", "--corpus", str(tmp_path / "corpus")])
+    captured = capsys.readouterr()
+    assert not _raw(captured.out + captured.err), captured
+    assert "forged" not in "".join(line[:6] for line in captured.out.splitlines())
