@@ -285,6 +285,8 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return f"{source}: no such file"
     if target.is_symlink():
         return f"{target}: is a symbolic link (refusing to write through it)"
+    if target.exists() and not target.is_file():  # --force never replaces a FIFO or a device
+        return f"{target}: exists and is not a regular file: left as it is"
     if target.exists() and target.resolve() == source.resolve():
         return f"{target}: would overwrite the input"
     if target.exists() and not args.force:

@@ -207,6 +207,19 @@ def test_a_file_that_is_no_log_is_refused(tmp_path: Path, data: bytes) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+def test_force_never_replaces_a_fifo_output(tmp_path: Path) -> None:
+    """`--force` overwrites a file, never a FIFO (it was renamed over): one line, exit 2, the
+    FIFO left a FIFO."""
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(b'{"kind":0,"v":{"requests":[]}}\n')
+    fifo = tmp_path / "out.jsonl"
+    os.mkfifo(fifo)
+    code, _, stderr = run([str(source), str(fifo), "--force", "--no-check"])
+    assert code == 2 and len(stderr.splitlines()) == 1 and "not a regular file" in stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
 def test_a_fifo_is_refused_as_not_a_regular_file(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
