@@ -77,6 +77,26 @@ def test_a_harvested_chat_loop_chain_anonymizes_under_its_own_names(tmp_path: Pa
     assert count_path(newest).reboots == reboots("2QKE")
 
 
+def test_a_chain_with_a_huge_earlier_file_is_refused_at_once(tmp_path: Path) -> None:
+    """The harvested chain with its oldest file made a 1 GiB sparse file: the chain's files
+    are held to one case's bound on their sizes, before any is read (it read the file whole)."""
+    chain = tmp_path / "chain"
+    shutil.copytree(FIXTURES / "2QKE" / "input", chain)
+    source = chain / str(meta("2QKE")["input"])
+    oldest = min(chain.iterdir(), key=lambda path: path.name)
+    assert oldest != source
+    with oldest.open("r+b") as handle:  # its header (and link) kept, then NULs to 1 GiB
+        handle.truncate(2**30)
+    out = tmp_path / "out"
+    out.mkdir()
+    started = time.perf_counter()
+    code, _, stderr = run([str(source), str(out / source.name), *HEX])
+    assert time.perf_counter() - started < 10
+    errors = [line for line in stderr.splitlines() if not line.startswith("warning: ")]
+    assert code == 2 and len(errors) == 1 and "bytes in 3 files" in errors[0], stderr
+    assert list(out.iterdir()) == []
+
+
 # --- a store without the asked session ------------------------------------------------------
 
 
