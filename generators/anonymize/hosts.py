@@ -91,7 +91,7 @@ def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, sec
         raise Refusal(f"{target}: exists (choose a new name; nothing is written over a file)", 2)
     session = _session(args, source) if fmt == "opencode" else None
     _check_output_name(fmt, source, target)
-    _check_size(fmt, source, run_)
+    _check_size(fmt, source, run_, session)
     staging = Path(
         tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
     )
@@ -206,16 +206,22 @@ def _folder_documents(source: Path) -> list[Path]:
     ]
 
 
-def _check_size(fmt: str, source: Path, run_: Run) -> None:
-    """A chat-loop chain or a session folder is read a whole file at a time: all its files
-    together are held to what a corpus case may weigh (MAX_INPUT_BYTES, as one log file is in
-    command.py), checked on their sizes before a byte is read (an earlier file of 1 GiB)."""
+def _check_size(fmt: str, source: Path, run_: Run, session: str | None) -> None:
+    """A chat-loop chain, a session folder or a session of an opencode storage folder is read
+    a whole file at a time: all its files together are held to what a corpus case may weigh
+    (MAX_INPUT_BYTES, as one log file is in command.py), checked on their sizes before a byte
+    is read (an earlier file or a part of 1 GiB)."""
     if fmt == "markdown":
         files = [source, *_chain(source, run_.policy)]
     elif fmt == "folder":
         files = _folder_documents(source)
+    elif fmt == "opencode" and source.is_dir() and session is not None:
+        try:
+            files = [file for file, _ in opencode.session_files(source, session, run_.policy.data)]
+        except opencode.StoreProblem as problem:
+            raise Refusal(f"{problem}; nothing was written") from None
     else:
-        return  # one log: bounded by command.py; a store: read a session at a time (SQLite)
+        return  # one log: bounded by command.py; a database: SQLite reads a session's rows
     size = sum(file.stat().st_size for file in files)
     if size > MAX_INPUT_BYTES:
         raise Refusal(

@@ -97,6 +97,23 @@ def test_a_chain_with_a_huge_earlier_file_is_refused_at_once(tmp_path: Path) -> 
     assert list(out.iterdir()) == []
 
 
+def test_a_storage_session_with_a_huge_part_is_refused_at_once(tmp_path: Path) -> None:
+    """An opencode storage folder (case 2NSB) whose session has a part file of 1 GiB (sparse):
+    the session's files are held to one case's bound before any is read (a MemoryError)."""
+    storage = tmp_path / "storage"
+    shutil.copytree(FIXTURES / "2NSB" / "input" / "storage", storage)
+    part = min((storage / "part").rglob("*.json"))
+    with part.open("r+b") as handle:
+        handle.truncate(2**30)
+    out = tmp_path / "out"
+    out.mkdir()
+    session = str(meta("2NSB")["session"])
+    code, _, stderr = run([str(storage), str(out / "one"), "--session", session, *HEX])
+    errors = [line for line in stderr.splitlines() if not line.startswith("warning: ")]
+    assert code == 2 and len(errors) == 1 and "bytes in 21 files" in errors[0], stderr
+    assert list(out.iterdir()) == []
+
+
 # --- a store without the asked session ------------------------------------------------------
 
 
