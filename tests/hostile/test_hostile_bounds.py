@@ -378,15 +378,19 @@ def test_a_long_vscode_line_that_does_not_parse_costs_about_twice_the_line(
 # -- a first line of NUL bytes is decided by where it ends, not by reading it (ERR-1, ERR-3) ---
 
 
-@pytest.mark.parametrize("readable", [[], ["--readable"]])
-def test_a_sparse_gib_of_nul_bytes_is_e_empty_at_once(tmp_path: Path, readable: list[str]) -> None:
+@pytest.mark.parametrize(
+    "options",
+    [[], ["--readable"], ["--host", "codex"], ["--host", "claude-code", "--readable"]],
+)
+def test_a_sparse_gib_of_nul_bytes_is_e_empty_at_once(tmp_path: Path, options: list[str]) -> None:
     """A 1 GiB sparse file (NUL bytes, no LF) is one unterminated line that does not parse
-    (ERR-9), so the log has no entry: E-EMPTY at line 0 (ERR-1), in a CPU second or two and far
-    below the line's size (reading it took 16 s and 2 GB)."""
+    (ERR-9, JSV-2), so the log has no entry: E-EMPTY at line 0 (ERR-1, and JSV-3 under a named
+    host), in a CPU second or two and far below the line's size (reading it took 16 s and 2 GB,
+    and 3.6 GB under `--host`)."""
     path = tmp_path / "sparse.jsonl"
     with path.open("wb") as handle:
         handle.truncate(GIB)
-    done = peak_run("count", *readable, str(path), tmp=tmp_path / "t", cpu=5, memory=GIB)
+    done = peak_run("count", *options, str(path), tmp=tmp_path / "t", cpu=5, memory=GIB)
     assert f"{path}:0: E-EMPTY: " in one_line(done, "E-EMPTY")
     assert done.peak < 256 << 20
 
@@ -401,6 +405,16 @@ def test_a_long_nul_line_followed_by_a_record_is_e_json_at_line_1(
     path.write_bytes(bom + b"\x00" * (3 << 20) + b'\n{"kind":0,"v":{"requests":[]}}\n')
     line = one_line(run("count", str(path), tmp=tmp_path / "t", cpu=5, memory=GIB), "E-JSON")
     assert f"{path}:1: E-JSON: " in line
+
+
+def test_a_long_nul_line_then_a_record_is_skipped_under_a_named_host(tmp_path: Path) -> None:
+    """Under `--host codex` a first line of 3 MiB of NUL bytes ended by a LF is skipped with
+    W-SKIPPED at line 1 (JSV-3) and the Codex record after it is read: a count, never E-EMPTY."""
+    path = tmp_path / "nul.jsonl"
+    path.write_bytes(b"\x00" * (3 << 20) + b"\n" + HEAD + COMPACTED)
+    got = answer(run("count", "--host", "codex", str(path), tmp=tmp_path / "t", memory=GIB))
+    assert got["reboots"] == 1
+    assert [(w["code"], w["line"]) for w in got["warnings"]] == [("W-SKIPPED", 1)]
 
 
 def test_a_valid_log_then_a_short_nul_tail_is_still_a_torn_tail(tmp_path: Path) -> None:

@@ -68,11 +68,11 @@ class VsCode(Host):
         On an appended log it steps aside before it starts (shape.py: it would not be faster).
         Both give the same output on every input (tests/reference/test_fastpath.py).
         """
+        from ...core.nulrun import vscode_rejection
         from ...core.records import wants_fast
-        from .nulrun import nul_run_rejection
         from .shape import appended
 
-        refused = nul_run_rejection(path)  # a long first line of NULs: no need to hold it
+        refused = vscode_rejection(path)  # a long first line of NULs: no need to hold it
         if refused is not None:
             raise refused
 
