@@ -62,3 +62,26 @@ def test_cases_lists_a_corpus_strings_escaped(
     captured = capsys.readouterr()
     assert not _raw(captured.out + captured.err), captured
     assert "forged" not in "".join(line[:6] for line in captured.out.splitlines())
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{}, {"header": {"candidate": 5}}, {"totals": {"cases": "many"}}],
+    ids=["members-missing", "candidate-a-number", "totals-of-text"],
+)
+def test_report_of_a_report_it_cannot_show_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict[str, object]
+) -> None:
+    """A report.json of the right shape whose members the pages cannot show (hand-made or
+    damaged) is one line naming it, exit 2, and no page half written (it was a jinja2
+    traceback after report.json had been written)."""
+    path = tmp_path / "bad.json"
+    _report(path, "fail")
+    data = json.loads(path.read_text()) | change
+    path.write_text(json.dumps(data))
+    out = tmp_path / "pages"
+    code = rebootspec(["report", str(path), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.splitlines()) == 1 and "bad.json" in err, err
+    assert "Traceback" not in err and not _raw(err)
+    assert not out.exists() or not any(out.iterdir())
