@@ -38,6 +38,14 @@ def cli(argv: list[str]) -> int:
     except ValueError as error:
         sys.stderr.write(f"error: {shown(str(error))}\n")
         return 2
-    result = compare(old, new, frozenset(allow))
+    try:
+        result = compare(old, new, frozenset(allow))
+    except (TypeError, AttributeError, KeyError, ValueError) as error:
+        # Reports of the right shape whose members are of other types (hand-made or damaged:
+        # a header's `candidate` a number, a case's `actual` a string): one line, exit 2.
+        names = f"{options.old} and {options.new}"
+        why = f"reports compare cannot read ({type(error).__name__}: {error})"
+        sys.stderr.write(f"error: {shown(names)}: {shown(why)}\n")
+        return 2
     sys.stdout.write(format_comparison(result, str(options.old), str(options.new)))
     return 1 if result.failed else 0

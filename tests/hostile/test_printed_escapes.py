@@ -85,3 +85,36 @@ def test_report_of_a_report_it_cannot_show_is_one_line(
     assert code == 2 and len(err.splitlines()) == 1 and "bad.json" in err, err
     assert "Traceback" not in err and not _raw(err)
     assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("where", "member", "value"),
+    [
+        ("header", "candidate", 5),
+        ("header", "candidate", [1]),
+        ("header", "selection", "all"),
+        ("case", "actual", "two"),
+        ("case", "actual", [2]),
+    ],
+)
+def test_compare_of_reports_with_members_of_other_types_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, member: str, value: object
+) -> None:
+    """Reports of the right shape with a member of another type (each was a traceback in one
+    direction at least): a comparison when the member is not read (1: the reports differ),
+    else one line naming both files, exit 2, nothing on stdout."""
+    good = _report(tmp_path / "good.json", "fail")
+    data = json.loads(Path(good).read_text())
+    (data["header"] if where == "header" else data["cases"][0])[member] = value
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    codes = []
+    for old, new in ((good, str(bad)), (str(bad), good)):
+        codes.append(rebootspec(["compare", old, new]))  # an exception fails the test here
+        out = capsys.readouterr()
+        if codes[-1] == 2:
+            assert out.out == "" and len(out.err.splitlines()) == 1, out
+            assert "bad.json" in out.err and not _raw(out.err)
+        else:
+            assert codes[-1] == 1 and out.err == "", out
+    assert 2 in codes
