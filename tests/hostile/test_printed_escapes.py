@@ -118,3 +118,18 @@ def test_compare_of_reports_with_members_of_other_types_is_one_line(
         else:
             assert codes[-1] == 1 and out.err == "", out
     assert 2 in codes
+
+
+@pytest.mark.parametrize("rematch", [[], ["--rematch"]])
+def test_peers_from_a_peers_json_of_other_types_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rematch: list[str]
+) -> None:
+    """A peers.json whose peer is a number (it was an AttributeError traceback): one line
+    naming it, exit 2, no page written."""
+    path = tmp_path / "peers.json"
+    path.write_text(json.dumps({"peers": [5]}))
+    out = tmp_path / "pages"
+    code = rebootspec(["peers", "--from-json", str(path), "--out", str(out), *rematch])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.splitlines()) == 1 and "peers.json" in err, err
+    assert not out.exists() or not any(out.iterdir())
