@@ -60,3 +60,30 @@ def os_reason(error: OSError) -> str:
     if error.errno == errno.ENOENT:
         return "no such file"
     return error.strerror or str(error)
+
+
+# ERR-10's escaping of text from the disk, for the contribution tools' messages (a path, an id,
+# a title): the same as `reference.core.printable.printable`, written again because the
+# generators never import the reference (tests/hostile/test_contribution_output.py checks
+# that both give the same text for every character class it names).
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def shown(text: object) -> str:
+    """`str(text)` with nothing a terminal would act on: one line, no escape sequence; a byte
+    of a file name that is not UTF-8 as `\\xNN`. Paths may be passed as they are."""
+    value = str(text)
+    if value.isprintable():
+        return value
+    return "".join(_escaped(character) for character in value)
+
+
+def _escaped(character: str) -> str:
+    code = ord(character)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8, as Python decodes file names
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x20 or 0x7F <= code < 0xA0:
+        return f"\\x{code:02x}"
+    if character in _BIDI or character in "\u2028\u2029" or 0xD800 <= code <= 0xDFFF:
+        return f"\\u{code:04x}"
+    return character

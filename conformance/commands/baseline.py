@@ -23,7 +23,7 @@ def cli(argv: list[str]) -> int:
     try:
         text = write_baseline(options.report, options.out)
     except (OSError, ValueError) as error:
-        sys.stderr.write(f"error: {error}\n")
+        sys.stderr.write(f"error: {shown(str(error))}\n")
         return 2
     if options.out is None:
         sys.stdout.write(text)

@@ -14,6 +14,7 @@ import sys
 import orjson
 
 from ...reference.core.printable import printable
+from ...reference.core.userio import shown
 from ..options import OptionError, Settings, add_settings
 from ..runner.corpus import Case, CorpusError, known_hosts, load_corpus
 from ..runner.export import ExportError, export, manifest
@@ -73,13 +74,18 @@ def selected(cases: list[Case], args: argparse.Namespace) -> list[Case]:
 
 
 def listing(cases: list[Case]) -> str:
-    """One line per case: `ID  name  host  tags  rules`, aligned."""
-    width = max((len(case.name) for case in cases), default=4)
-    hosts = max((len(case.host) for case in cases), default=4)
-    lines = [
-        f"{case.id:<4}  {case.name:<{width}}  {case.host:<{hosts}}  "
-        f"{','.join(case.tags)}  {','.join(case.rules)}"
+    """One line per case: `ID  name  host  tags  rules`, aligned; each field escaped (ERR-10:
+    `--corpus` may name any folder, and its case.toml any text)."""
+    rows = [
+        [printable(text) for text in (case.id, case.name, case.host)]
+        + [printable(",".join(words)) for words in (case.tags, case.rules)]
         for case in cases
+    ]
+    width = max((len(row[1]) for row in rows), default=4)
+    hosts = max((len(row[2]) for row in rows), default=4)
+    lines = [
+        f"{ident:<4}  {name:<{width}}  {host:<{hosts}}  {tags}  {rules}"
+        for ident, name, host, tags, rules in rows
     ]
     return "".join(line.rstrip() + "\n" for line in lines)
 
@@ -108,7 +114,7 @@ def cli(argv: list[str]) -> int:
         try:
             path = export(chosen, Path(args.folder).expanduser())
         except ExportError as error:  # a refusal of what was named: exit 2, as anonymize's
-            sys.stderr.write(f"error: {error}\n")
+            sys.stderr.write(f"error: {shown(str(error))}\n")
             return 2
         sys.stdout.write(f"wrote {len(chosen)} cases and {printable(str(path))}\n")
         return 0

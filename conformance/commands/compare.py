@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ...reference.core.userio import shown
 from ..reports.compare import compare, format_comparison
 from ..reports.report import load
 from .usage import UsageParser
@@ -35,8 +36,16 @@ def cli(argv: list[str]) -> int:
     try:
         old, new = load(options.old), load(options.new)
     except ValueError as error:
-        sys.stderr.write(f"error: {error}\n")
+        sys.stderr.write(f"error: {shown(str(error))}\n")
         return 2
-    result = compare(old, new, frozenset(allow))
+    try:
+        result = compare(old, new, frozenset(allow))
+    except (TypeError, AttributeError, KeyError, ValueError) as error:
+        # Reports of the right shape whose members are of other types (hand-made or damaged:
+        # a header's `candidate` a number, a case's `actual` a string): one line, exit 2.
+        names = f"{options.old} and {options.new}"
+        why = f"reports compare cannot read ({type(error).__name__}: {error})"
+        sys.stderr.write(f"error: {shown(names)}: {shown(why)}\n")
+        return 2
     sys.stdout.write(format_comparison(result, str(options.old), str(options.new)))
     return 1 if result.failed else 0

@@ -15,6 +15,7 @@ from ...generators.anonymize.command import cli as anonymize_cli
 from ...generators.corpus.add_fixture import cli as add_fixture_cli
 from ...reference import count_path
 from ...reference.core.errors import Rejection
+from ...reference.core.userio import shown
 
 
 def reference_view(session: Path) -> tuple[dict[str, Any], str]:
@@ -32,7 +33,8 @@ def reference_view(session: Path) -> tuple[dict[str, Any], str]:
             "line": rejection.line,
             "reason": rejection.reason,
         }
-        text = f"error: {session}:{rejection.line}: {rejection.code}: {rejection.reason}\n"
+        reason = f"{rejection.code}: {shown(rejection.reason)}"
+        text = f"error: {shown(str(session))}:{rejection.line}: {reason}\n"
         return answer, text
     text = result.timeline()
     return {"outcome": "count", **result.to_json()}, text

@@ -180,7 +180,10 @@ def _recorded(args: Any) -> dict[str, Any] | int:
         cases = {case.id: case for case in load_corpus(args.corpus or DEFAULT_CORPUS)}
     except CorpusError as error:
         return usage_error(PROG, str(error))
-    peers = _records(data)
+    try:
+        peers = _records(data)
+    except (KeyError, TypeError, ValueError, AttributeError):  # a member of another type
+        return usage_error(PROG, f"{shown(str(args.from_json))}: not a peers.json")
     for record in (r for peer in peers for r in peer.records):
         record.rows = []
     _match(peers, cases)
@@ -227,16 +230,17 @@ def cli(argv: list[str]) -> int:
     try:
         problem = write(args.out, data, args.readme)
     except Refused as refused:
-        sys.stderr.write(f"error: {refused}\n")
+        sys.stderr.write(f"error: {shown(str(refused))}\n")
         return 2
     except OSError as error:  # a folder it cannot make
         sys.stderr.write(f"error: {shown(str(args.out))}: cannot write: {os_reason(error)}\n")
         return 2
-    except (KeyError, TypeError, ValueError):  # a peers.json without a member the pages show
+    except (KeyError, TypeError, ValueError, AttributeError):  # a member missing or of a type
+        # the pages cannot show (a hand-made or damaged peers.json)
         sys.stderr.write(f"error: {shown(str(args.from_json))}: not a peers.json\n")
         return 2
     sys.stdout.write(read_text(args.out / "peers.md", "text"))
     if problem is not None:
-        sys.stderr.write(f"{PROG}: {problem}\n")
+        sys.stderr.write(f"{PROG}: {shown(problem)}\n")
         return 1
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from ...reference.core.userio import shown
 from .. import SUITE_DIR
 from .usage import EXIT_USAGE, usage_error
 
@@ -66,7 +67,7 @@ def run(argv: list[str]) -> int:
         code = int(pytest.main(suite_args(pytest_argv(argv)), plugins=[OwnUsageErrors()]))
     except CommandLineError as error:
         if not error.usage:
-            sys.stderr.write(f"error: {error}\n")
+            sys.stderr.write(f"error: {shown(str(error))}\n")
             return EXIT_USAGE
         return usage_error(PROG, str(error))
     return EXIT_USAGE if code == pytest.ExitCode.USAGE_ERROR else code

@@ -37,11 +37,19 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import orjson
+
+from ...reference.core.userio import (
+    LIMITS,
+    Refused,
+    read_bytes,
+    read_own,
+    read_text,
+    write_bytes,
+)
 
 FORMAT = 2  # 2: identities of every file (inode, ctime, readable), chains' sources, checked rows
 CACHE_ENV = "REBOOTSPEC_CACHE_DIR"
@@ -51,8 +59,8 @@ SIDE_FILES = ("-wal", "-journal")
 # Rows with these warnings say the reading itself went wrong: never kept.
 NOT_KEPT = frozenset({"W-CHANGED", "E-INTERNAL", "E-READ"})
 # The most a cache file may weigh (a row is about 400 bytes: some 150,000 sessions); a bigger
-# file is not read (it is rebuilt) and a bigger cache is not written.
-MAX_BYTES = 64 * 2**20
+# file is not read (it is rebuilt) and a bigger cache is not written. userio states it.
+MAX_BYTES = LIMITS["cache"]
 # The highest count believed: far above any real session (a compaction takes a model call),
 # far below a number that would only be a damaged or planted row. A higher count is counted
 # again each time, never wrong.
@@ -133,11 +141,8 @@ def known_codes() -> frozenset[str]:
         ]
     codes: set[str] = set()
     for name in names:
-        with (
-            contextlib.suppress(OSError, UnicodeDecodeError),
-            open(name, encoding="utf-8") as handle,
-        ):
-            codes.update(_CODE.findall(handle.read()))
+        with contextlib.suppress(Refused):
+            codes.update(_CODE.findall(read_text(name, "text")))
     return frozenset(codes)
 
 
@@ -229,28 +234,11 @@ def untrusted(folder: str) -> str | None:
 
 def read_cache(file: str) -> Any:
     """The cache file's JSON, or None: not there, a symbolic link (never followed), not a
-    regular file of this user's, bigger than MAX_BYTES, or not JSON."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    if not hasattr(os, "O_NOFOLLOW") and os.path.islink(file):
-        return None
+    regular file of this user's that only this user can write, bigger than MAX_BYTES, or not
+    JSON (userio.read_own says which; a cache is rebuilt, never explained)."""
     try:
-        fd = os.open(file, flags)
-    except (OSError, ValueError):
-        return None  # none yet, or a symbolic link (ELOOP)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-            return None
-        if os.name == "posix" and (
-            info.st_uid != os.geteuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-        ):
-            return None
-        try:
-            data = handle.read(MAX_BYTES + 1)
-        except OSError:
-            return None
-    if len(data) > MAX_BYTES:
+        data = read_own(file, "cache")
+    except Refused:
         return None
     try:
         return orjson.loads(data)
@@ -369,16 +357,8 @@ class Cache:
                 return
             if len(encoded) > MAX_BYTES:  # it would not be read back: none is better
                 encoded = self.encoded({})
-            fd, temporary = tempfile.mkstemp(prefix=".sessions-", dir=folder)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(encoded)
-                os.replace(temporary, self.file)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-                raise
-        except OSError:
+            write_bytes(self.file, encoded, private=True)  # atomic; 0600; no symlink
+        except (OSError, Refused):
             pass  # a cache that cannot be written costs time next run, never an answer
 
 
@@ -392,11 +372,8 @@ def version_key() -> str:
 
     hasher = hashlib.sha256()
     for name in (HOSTS_FILE, os.path.join(SPEC_DIR, "eras.toml")):
-        try:
-            with open(name, "rb") as handle:
-                hasher.update(handle.read())
-        except OSError:
-            pass
+        with contextlib.suppress(Refused):
+            hasher.update(read_bytes(name, "text"))
     reference = os.path.dirname(os.path.dirname(os.path.abspath(HOSTS_FILE)))
     for folder, _, names in sorted(os.walk(os.path.join(reference, "reference"))):
         for name in sorted(names):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...reference.core.userio import shown
 from ..options import SMOKE_SETTINGS, OptionError, Settings, add_settings
 from ..runner.candidates import startable
 from ..runner.corpus import CorpusError, known_hosts, known_tags, load_corpus
@@ -49,7 +50,7 @@ def cli(argv: list[str]) -> int:
         return usage_error(PROG, str(error))
     problem = startable(candidate)
     if problem is not None:  # as `run` does: one line before any case, exit 2
-        sys.stderr.write(f"error: {problem}\n")
+        sys.stderr.write(f"error: {shown(problem)}\n")
         return EXIT_USAGE
     SnapshotFolder.root = given.path("conformance_snapshots")
     text, ok = smoke(cases, candidate, reader, profile, timeout)

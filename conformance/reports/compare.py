@@ -15,6 +15,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...reference.core.printable import printable
 from ..runner.outcome import Outcome
 from .report import show_answer
 
@@ -164,11 +165,14 @@ def _by_host(result: Comparison) -> dict[str, str]:
 
 
 def format_comparison(result: Comparison, old_name: str, new_name: str) -> str:
-    out = [f"compare {old_name} -> {new_name}"]
+    """The comparison for a terminal: every name and every text read from the two reports is
+    escaped (ERR-10), so a report.json holding an escape sequence or a line break prints as one
+    visible line."""
+    out = [f"compare {printable(old_name)} -> {printable(new_name)}"]
     for mismatch in result.mismatches:
         aspect = mismatch.split(":", 1)[0]
         note = "allowed by --allow-different" if aspect in result.allowed else "FAILS the gate"
-        out.append(f"different {mismatch} ({note})")
+        out.append(f"different {printable(mismatch)} ({note})")
     for title, ids in (
         ("newly broken", result.broken),
         ("newly fixed", result.fixed),
@@ -177,13 +181,15 @@ def format_comparison(result: Comparison, old_name: str, new_name: str) -> str:
     ):
         out.append(f"{title}: {len(ids)}")
         for case_id in ids:
-            named = f"  {result.names[case_id]}" if case_id in result.names else ""
-            out.append(f"  {case_id}{named}  {result.lines[case_id]}")
+            named = f"  {printable(result.names[case_id])}" if case_id in result.names else ""
+            line = printable(result.lines[case_id])
+            out.append(f"  {printable(case_id)}{named}  {line}")
             if case_id in result.repro and title != "newly fixed":
-                out.append(f"    {result.repro[case_id]}")
+                out.append(f"    {printable(result.repro[case_id])}")
     by_host = _by_host(result)
     if len(by_host) > 1:  # HST-1: a run over several hosts, read per host
-        out.append("by host: " + "; ".join(f"{host} {text}" for host, text in by_host.items()))
+        shown = "; ".join(f"{printable(host)} {text}" for host, text in by_host.items())
+        out.append(f"by host: {shown}")
     if result.failed:
         reasons = []
         if result.broken:

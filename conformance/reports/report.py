@@ -331,6 +331,9 @@ def _with_defaults(report: dict[str, Any]) -> dict[str, Any]:
     head["selection"] = {"selected": "?", "corpus_cases": "?", **head["selection"]}
     for key in ("runner_version", "spec_version", "protocol_version", "corpus_digest"):
         head.setdefault(key, head.get("suite_version", "?") if key == "runner_version" else "?")
+    for key in ("answer", "started", "case_timeout"):  # a hand-made or partial report
+        head.setdefault(key, "?")
+    head.setdefault("candidate", [])
     diagnostics = {"rejections": 0, "code_matches": 0, "line_matches": 0, "other_code": []}
     informative = {"cases": 0, "above_count": 0, "phantom_reasons": {}}
     cases = [{**_CASE_DEFAULTS, **case} for case in report["cases"]]
@@ -389,9 +392,10 @@ def write(report: dict[str, Any], folder: Path) -> list[Path]:
     paths = [folder / name for name in REPORT_FILES]
     for path in paths:  # every target checked before the first is written (userio.py)
         writable_target(path)
+    pages = [render(report, "report.md.j2"), render(report, "report.html.j2")]  # may refuse
     write_bytes(paths[0], orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n")
-    write_text(paths[1], render(report, "report.md.j2"))
-    write_text(paths[2], render(report, "report.html.j2"))
+    write_text(paths[1], pages[0])
+    write_text(paths[2], pages[1])
     return paths
 
 

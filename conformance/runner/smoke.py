@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ...reference.core.printable import printable
 from .answers import AnswerReader
 from .candidates import Candidate
 from .corpus import Case
@@ -149,13 +150,13 @@ def smoke(
 
         rows.append(
             f"{label:<22} {case.id:<{width}} {show_answer(record.expected):<9} "
-            f"{show_answer(record.actual)[:40]:<16} {record.outcome}"
+            f"{printable(show_answer(record.actual)[:40]):<16} {record.outcome}"
         )
         if record.outcome not in (Outcome.PASS, Outcome.NOT_CLAIMED):
-            rows.append(f"{'':<22} {record.detail}")
+            rows.append(f"{'':<22} {printable(record.detail)}")  # the candidate's words
             stderr = record.stderr.strip().splitlines()
             if stderr:
-                rows.append(f"{'':<22} stderr: {stderr[-1][:100]}")
+                rows.append(f"{'':<22} stderr: {printable(stderr[-1][:100])}")
     ok = bool(records) and all(r.outcome in (Outcome.PASS, Outcome.NOT_CLAIMED) for r in records)
     rows.append("")
     rows.append(f"candidate: {' '.join(candidate.describe())}; answer: {reader.describe()}")

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..usage import UsageParser
+from ..corpus.add_inputs import MAX_INPUT_BYTES
+from ..usage import UsageParser, shown
 from ..view import HostView, ReferenceView
 from .policy import Policy
 from .pseudonym import Pseudonyms
@@ -41,11 +42,10 @@ EXIT_USAGE = 2
 EXIT_CHANGED = 3
 BOM = b"\xef\xbb\xbf"
 CONTAINERS = (".jsonl", ".json")
-# The most a session file to anonymize may weigh (a store's database is read by SQLite, a
-# session at a time, and is not bounded here). A corpus case is a file people review and a
-# repository keeps: a longer session is cut first. The bound is checked before a byte is read,
-# so a huge or sparse file (1 GiB of NULs) is refused at once instead of rewritten for minutes.
-MAX_INPUT_BYTES = 256 * 2**20
+# The most a session file to anonymize may weigh is what a corpus case may (MAX_INPUT_BYTES,
+# generators/corpus/add_inputs.py; a store's database is read by SQLite, a session at a time,
+# and is not bounded here). The bound is checked before a byte is read, so a huge or sparse
+# file (1 GiB of NULs) is refused at once instead of rewritten for minutes.
 
 
 def input_problem(source: Path) -> str | None:
@@ -76,6 +76,27 @@ def too_big(source: Path) -> str | None:
     return (
         f"{source}: {size:,} bytes, more than a corpus case may be ({MAX_INPUT_BYTES:,}); "
         "cut the session first"
+    )
+
+
+def no_record(source: Path) -> str | None:
+    """Why IN is no log of any host, told before anything is written, or None.
+
+    Every host's log or document begins with a JSON object (a VS Code log's kind-0 entry, a
+    record, a flat session), torn or whole; the rewriter keeps what a counter reads of it. A file
+    whose first bytes (after a BOM and blank space) are anything else holds no record a host
+    wrote, so no host's rules say what in it is private: its "copy" would be masked noise. Such
+    a file, if it is worth a case, is written by hand (`add-fixture --hand-written`)."""
+    with source.open("rb") as stream:
+        head = stream.read(1 << 16)
+    body = head[len(BOM) :] if head.startswith(BOM) else head
+    start = body.lstrip(b" \t\r\n")[:1]
+    if start == b"{":
+        return None
+    what = "holds nothing but blank lines" if not start else "does not begin with a JSON object"
+    return (
+        f"{shown(source)}: {what}, so it is no log of any host: nothing to anonymize (a file "
+        "like it is written by hand: add-fixture --hand-written)"
     )
 
 
@@ -264,6 +285,8 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return f"{source}: no such file"
     if target.is_symlink():
         return f"{target}: is a symbolic link (refusing to write through it)"
+    if target.exists() and not target.is_file():  # --force never replaces a FIFO or a device
+        return f"{target}: exists and is not a regular file: left as it is"
     if target.exists() and target.resolve() == source.resolve():
         return f"{target}: would overwrite the input"
     if target.exists() and not args.force:
@@ -295,19 +318,19 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
         return int(stop.code or 0)
     problem = input_problem(args.input)
     if problem is not None:
-        sys.stderr.write(f"error: {problem}\n")
+        sys.stderr.write(f"error: {shown(problem)}\n")
         return EXIT_USAGE
     problem = too_big(args.input)  # before a host is asked: detecting reads the first line
     if problem is not None:
-        sys.stderr.write(f"error: {problem}\n")
+        sys.stderr.write(f"error: {shown(problem)}\n")
         return EXIT_USAGE
     policy = hosts.policy(args.input) if hosts is not None else None
     if policy is not None and policy.get("format") != "vscode":
         assert hosts is not None
         return _other_host(args, policy, hosts)
-    problem = _usage_problem(args)
+    problem = _usage_problem(args) or no_record(args.input)
     if problem is not None:
-        sys.stderr.write(f"error: {problem}\n")
+        sys.stderr.write(f"error: {shown(problem)}\n")
         return EXIT_USAGE
     secret = _secret(args)
     if secret is None:
@@ -320,14 +343,16 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
     try:
         report = anonymize_path(args.input, args.output, secret, force=args.force)
     except OSError as error:
-        sys.stderr.write(f"error: {error.filename or args.input}: {error.strerror or error}\n")
+        sys.stderr.write(
+            f"error: {shown(error.filename or args.input)}: {shown(error.strerror or error)}\n"
+        )
         return EXIT_USAGE
     print(
-        f"wrote {args.output}: {report.lines} lines, {report.replaced} strings replaced, "
+        f"wrote {shown(args.output)}: {report.lines} lines, {report.replaced} strings replaced, "
         f"{report.kept} kept, {report.masked} broken pieces masked"
     )
     if args.no_check:
-        print(f"not checked: run `rebootspec explain {args.output}` before contributing")
+        print(f"not checked: run `rebootspec explain {shown(args.output)}` before contributing")
         return EXIT_OK
     return _check(args.input, args.output, reference)
 
@@ -359,5 +384,5 @@ def _check(source: Path, target: Path, reference: ReferenceView) -> int:
         )
         return EXIT_CHANGED
     print(f"reference result unchanged: {describe(after)}")
-    print(f"next: read it (`rebootspec explain {target}`), then `add-fixture`")
+    print(f"next: read it (`rebootspec explain {shown(target)}`), then `add-fixture`")
     return EXIT_OK

@@ -36,6 +36,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..corpus.add_inputs import MAX_INPUT_BYTES
+from ..usage import shown
 from ..view import HostView
 from . import opencode
 from .hostpolicy import HostPolicy, Ledger, Replacer
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, secr
     try:
         return _run(args, data, hosts, secret)
     except Refusal as refusal:
-        sys.stderr.write(f"error: {refusal}\n")
+        sys.stderr.write(f"error: {shown(refusal)}\n")  # one line, its names escaped
         return refusal.code
 
 
@@ -89,6 +91,7 @@ def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, sec
         raise Refusal(f"{target}: exists (choose a new name; nothing is written over a file)", 2)
     session = _session(args, source) if fmt == "opencode" else None
     _check_output_name(fmt, source, target)
+    _check_size(fmt, source, run_, session)
     staging = Path(
         tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
     )
@@ -108,13 +111,16 @@ def _run(args: argparse.Namespace, data: Mapping[str, Any], hosts: HostView, sec
         else "checked: same count, none of the replaced strings left"
     )
     print(
-        f"wrote {written[0]}: {what}, {run_.replacer.names.replaced} strings replaced, "
+        f"wrote {shown(written[0])}: {what}, {run_.replacer.names.replaced} strings replaced, "
         f"{run_.replacer.kept} kept; {checked}"
     )
     if new_session is not None:
-        print(f"session: {new_session}   (count it: rebootspec count {target} {new_session})")
+        print(
+            f"session: {shown(new_session)}   (count it: rebootspec count {shown(target)} "
+            f"{shown(new_session)})"
+        )
     for path in written[1:]:
-        print(f"  beside it: {path.name}")
+        print(f"  beside it: {shown(path.name)}")
     return EXIT_OK
 
 
@@ -191,13 +197,45 @@ def _write(
     return staged, new, []
 
 
+def _folder_documents(source: Path) -> list[Path]:
+    """The `.json` documents of a session folder that are rewritten (regular files only)."""
+    return [
+        item
+        for item in sorted(source.iterdir())
+        if item.name.endswith(".json") and item.is_file() and not item.is_symlink()
+    ]
+
+
+def _check_size(fmt: str, source: Path, run_: Run, session: str | None) -> None:
+    """A chat-loop chain, a session folder or a session of an opencode storage folder is read
+    a whole file at a time: all its files together are held to what a corpus case may weigh
+    (MAX_INPUT_BYTES, as one log file is in command.py), checked on their sizes before a byte
+    is read (an earlier file or a part of 1 GiB)."""
+    if fmt == "markdown":
+        files = [source, *_chain(source, run_.policy)]
+    elif fmt == "folder":
+        files = _folder_documents(source)
+    elif fmt == "opencode" and source.is_dir() and session is not None:
+        try:
+            files = [file for file, _ in opencode.session_files(source, session, run_.policy.data)]
+        except opencode.StoreProblem as problem:
+            raise Refusal(f"{problem}; nothing was written") from None
+    else:
+        return  # one log: bounded by command.py; a database: SQLite reads a session's rows
+    size = sum(file.stat().st_size for file in files)
+    if size > MAX_INPUT_BYTES:
+        raise Refusal(
+            f"{source}: {size:,} bytes in {len(files)} files, more than a corpus case may be "
+            f"({MAX_INPUT_BYTES:,}); cut the session first",
+            EXIT_USAGE,
+        )
+
+
 def _write_folder(source: Path, staged: Path, run_: Run) -> None:
     """Every `.json` document of the folder, rewritten whole under its name (the folder's own
     name in a file name becomes OUT's: CLN-12 finds `<folder>.messages.json`)."""
     staged.mkdir()
-    for item in sorted(source.iterdir()):
-        if not item.name.endswith(".json") or not item.is_file() or item.is_symlink():
-            continue
+    for item in _folder_documents(source):
         name = item.name
         if name.startswith(source.name + "."):
             name = staged.name + name[len(source.name) :]

@@ -19,6 +19,7 @@ import fnmatch
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -118,15 +119,7 @@ def anonymize_storage(
     source: Path, target: Path, session: str, replacer: Replacer, rewriter: RecordRewriter
 ) -> str:
     """Write the session's files of a storage folder under `target`; returns its new id."""
-    layout: dict[str, str] = dict(replacer.policy.data["storage"])
-    infos = _matching(source, layout["session"], session=session)
-    if not infos:
-        raise StoreProblem(f"{source}: no session {session!r} in this storage folder")
-    messages = _matching(source, layout["messages"], session=session)
-    files = infos + messages
-    for message, _ in messages:
-        files += _matching(source, layout["parts"], message=message.stem)
-    for file, pattern in files:
+    for file, pattern in session_files(source, session, replacer.policy.data):
         relative = file.relative_to(source).parts
         place = target.joinpath(
             *(
@@ -140,6 +133,22 @@ def anonymize_storage(
     for name in ("session", "message"):
         (target / name).mkdir(exist_ok=True)
     return replacer.ident(session)
+
+
+def session_files(
+    source: Path, session: str, policy: Mapping[str, Any]
+) -> list[tuple[Path, list[str]]]:
+    """The files of one session in a storage folder (its info, messages and their parts), each
+    with the layout's pattern it matched; StoreProblem when the folder does not hold it."""
+    layout: dict[str, str] = dict(policy["storage"])
+    infos = _matching(source, layout["session"], session=session)
+    if not infos:
+        raise StoreProblem(f"{source}: no session {session!r} in this storage folder")
+    messages = _matching(source, layout["messages"], session=session)
+    files = infos + messages
+    for message, _ in messages:
+        files += _matching(source, layout["parts"], message=message.stem)
+    return files
 
 
 def _matching(root: Path, template: str, **ids: str) -> list[tuple[Path, list[str]]]:

@@ -24,7 +24,7 @@ from typing import Any
 
 from ...fixtures import CORPUS_DIR
 from ..hosts.vscode.eras import eras
-from ..usage import UsageParser, os_reason
+from ..usage import UsageParser, os_reason, shown
 from ..view import HostView, ReferenceView
 from . import casefile
 from .add_inputs import Inputs, case_digest, inputs_of
@@ -289,26 +289,26 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
     problems = _problems(args, rules, tags)
     if problems:
         for problem in problems:
-            sys.stderr.write(f"error: {problem}\n")
+            sys.stderr.write(f"error: {shown(problem)}\n")
         return EXIT_USAGE
     found = inputs_of(args.session)
     assert not isinstance(found, str)  # _problems said so otherwise
     try:
         data = found.data()
     except OSError as failure:
-        sys.stderr.write(f"error: {args.session}: cannot read: {os_reason(failure)}\n")
+        sys.stderr.write(f"error: {shown(args.session)}: cannot read: {os_reason(failure)}\n")
         return EXIT_USAGE
     hint = None if args.hand_written else private_hint(data)
     if hint is not None and not args.force:
         sys.stderr.write(
-            f"REFUSED: {args.session} does not look anonymized ({hint}).\n"
+            f"REFUSED: {shown(args.session)} does not look anonymized ({shown(hint)}).\n"
             "  run `rebootspec anonymize IN OUT` first; for a hand-written file "
             "use --hand-written\n"
         )
         return EXIT_REFUSED
     same = case_with(fixtures, found.digest)
     if same is not None:
-        sys.stderr.write(f"REFUSED: {args.session} holds the same bytes as case {same}\n")
+        sys.stderr.write(f"REFUSED: {shown(args.session)} holds the same bytes as case {same}\n")
         return EXIT_REFUSED
     case_id = new_id(taken(fixtures))
     table = case_table(args, case_id, rules, tags, found)
@@ -316,7 +316,7 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
     errors = casefile.schema_problems(table, root="case")
     if errors:
         for problem in errors:
-            sys.stderr.write(f"error: case.toml: {problem}\n")
+            sys.stderr.write(f"error: case.toml: {shown(problem)}\n")
         return EXIT_USAGE
     mine = expectation_of(args)
     try:
@@ -327,17 +327,19 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
             answer, timeline = reference(args.session)
         theirs = answer_expectation(answer)
     except Exception as failure:  # a bug in the reference: say so, write nothing
-        sys.stderr.write(f"error: the reference failed on {args.session}: {failure!r}\n")
+        sys.stderr.write(
+            f"error: the reference failed on {shown(args.session)}: {shown(repr(failure))}\n"
+        )
         return EXIT_REFUSED
     host = answer.get("host")
     wrong_era = era_problem(args.era, host if isinstance(host, str) else casefile.DEFAULT_HOST)
     if wrong_era is not None:
-        sys.stderr.write(f"error: {wrong_era}\n")
+        sys.stderr.write(f"error: {shown(wrong_era)}\n")
         return EXIT_USAGE
     if isinstance(host, str) and host != "vscode":  # HST-1: a case of another host names it
         table = with_host(table, host)
         table["name"] = casefile.free_name(table, fixtures)  # its name starts with its host
-    print(f"the reference's view of {args.session}:")
+    print(f"the reference's view of {shown(args.session)}:")
     print(timeline, end="")
     print(f"your expectation:   {mine.describe()}")
     print(f"the reference says: {theirs.describe()}")
@@ -357,11 +359,11 @@ def cli(argv: list[str], reference: ReferenceView, hosts: HostView | None = None
         _write_case(fixtures / case_id, found, table)
     except OSError as failure:
         sys.stderr.write(
-            f"error: {fixtures / case_id}: {os_reason(failure)}; nothing was written\n"
+            f"error: {shown(fixtures / case_id)}: {os_reason(failure)}; nothing was written\n"
         )
         return EXIT_USAGE
     what = "input/" if found.input is not None else f"session.{found.container}"
-    print(f"wrote {fixtures / case_id}/ ({what}, case.toml)")
+    print(f"wrote {shown(fixtures / case_id)}/ ({what}, case.toml)")
     print(NEXT_STEPS.format(id=case_id), end="")
     return EXIT_OK
 

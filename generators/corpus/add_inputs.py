@@ -20,10 +20,17 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..usage import shown
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SIDE_FILES = ("-wal", "-journal")
 LINK = re.compile(r"\*\*Resumed From:\*\* (?P<id>[^ /\\]+)")
 MAX_CHAIN = 10_000  # BCL-7's bound on a chain
+# The most a contributed input may weigh, all its files together: a corpus case is a file people
+# review and a repository keeps (a longer session is cut first). Checked on the sizes before a
+# byte is read, so a huge or sparse file (1 GiB of NULs) is refused at once, not hashed and
+# counted for a minute; `anonymize` holds its input to the same bound.
+MAX_INPUT_BYTES = 256 * 2**20
 
 
 @dataclass
@@ -41,7 +48,9 @@ class Inputs:
 
 
 def sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The file's SHA-256, read a chunk at a time (never the whole file in memory)."""
+    with path.open("rb") as stream:
+        return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
 def tree_digest(folder: Path) -> str:
@@ -53,25 +62,43 @@ def tree_digest(folder: Path) -> str:
 
 
 def inputs_of(path: Path) -> Inputs | str:
-    """The input at `path`, or why it is none add-fixture takes."""
+    """The input at `path`, or why it is none add-fixture takes (one line, the name escaped)."""
+    found = _inputs_of(path)
+    if isinstance(found, str):
+        return found
+    size = sum(file.stat().st_size for file in found.files.values())
+    if size > MAX_INPUT_BYTES:
+        return (
+            f"{shown(path)}: {size:,} bytes, more than a corpus case may be "
+            f"({MAX_INPUT_BYTES:,}); cut the session first"
+        )
+    found.digest = tree_digest(path) if path.is_dir() else sha(path)
+    return found
+
+
+def _inputs_of(path: Path) -> Inputs | str:
     if path.is_dir():
         if not all((path / name).is_dir() for name in ("session", "message")):
-            return f"{path}: a folder that is no opencode storage folder (session/, message/)"
+            return (
+                f"{shown(path)}: a folder that is no opencode storage folder (session/, message/)"
+            )
         files = {
             f"storage/{p.relative_to(path).as_posix()}": p
             for p in sorted(path.rglob("*"))
             if p.is_file()
         }
-        return Inputs("storage", "storage", files, tree_digest(path))
+        return Inputs("storage", "storage", files)
     if not path.is_file():
-        return f"{path}: no such file"
+        if path.exists():  # ERR-12: never opened (a FIFO would block, a device never ends)
+            return f"{shown(path)}: not a regular file (a FIFO, a socket or a device is never read)"
+        return f"{shown(path)}: no such file"
     if path.suffix in (".json", ".jsonl"):
-        return Inputs(path.suffix.lstrip("."), None, {path.name: path}, sha(path))
+        return Inputs(path.suffix.lstrip("."), None, {path.name: path})
     if path.suffix == ".md":
         files = {path.name: path}
         for earlier in chain(path):
             files[earlier.name] = earlier
-        return Inputs("markdown", path.name, files, sha(path))
+        return Inputs("markdown", path.name, files)
     with path.open("rb") as stream:
         if stream.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC:
             files = {"opencode.db": path}
@@ -79,8 +106,8 @@ def inputs_of(path: Path) -> Inputs | str:
                 side = Path(f"{path}{suffix}")
                 if side.is_file():
                     files[f"opencode.db{suffix}"] = side
-            return Inputs("sqlite", "opencode.db", files, sha(path))
-    return f"{path}: not a .json, .jsonl or .md file, an opencode database or storage folder"
+            return Inputs("sqlite", "opencode.db", files)
+    return f"{shown(path)}: not a .json, .jsonl or .md file, an opencode database or storage folder"
 
 
 def chain(path: Path) -> list[Path]:

@@ -69,6 +69,11 @@ def count_file(
     `fast_scale`: the host's fast path pays for its import (msgspec, about 20 ms) only from
     this many times FAST_FROM_BYTES (measured per host: benchmarks/README.md, issue 37).
     """
+    from .nulrun import record_rejection
+
+    refused = record_rejection(path)  # one long line of NULs: E-EMPTY without holding it
+    if refused is not None:
+        raise refused
     if fast is not None and titles is None and wants_fast(path, readable, True, fast_scale):
         from .fast import count_records_fast
 

@@ -13,6 +13,13 @@ Reading (`read_bytes`, `read_text`, `read_json`, `read_toml`, `read_stdin`)
     sparse file or a file growing while it is read ends with one line, never a MemoryError.
     Every refusal is a `Refused`: one line that names the file (escaped), for `error: ...`.
 
+Our own state (`read_own`, and `write_bytes(..., private=True)`)
+    A file rebootspec keeps for itself between runs (the `sessions` cache) is believed only if
+    nobody else could have written it: a regular file, not reached through a symlink, this
+    user's, writable by nobody else; else it is `Refused` and the caller rebuilds it. It is
+    written 0600, the one exception to the mode below: it is no output, and a group-writable
+    file (umask 002) would be refused on the next read.
+
 Writing (`write_bytes`, `write_text`)
     Into a temporary file in the target's own folder, then renamed over the target, so a reader
     (a status line polling `--out`, a CI step) sees the old file or the new one, never half of
@@ -55,6 +62,7 @@ __all__ = [
     "prepare_streams",
     "read_bytes",
     "read_json",
+    "read_own",
     "read_stdin",
     "read_text",
     "read_toml",
@@ -136,6 +144,40 @@ def read_bytes(path: PathLike, kind: str) -> bytes:
             raise Refused(path, _too_big(kind, limit, f"{size:,} bytes"))
         try:
             data = stream.read(limit + 1)  # a file that grows past the bound is refused too
+        except OSError as error:
+            raise Refused(path, f"cannot read: {os_reason(error)}") from None
+    if len(data) > limit:
+        raise Refused(path, _too_big(kind, limit, "longer"))
+    return data
+
+
+def read_own(path: PathLike, kind: str) -> bytes:
+    """The whole of a file rebootspec wrote for itself (see the module's docstring), at most
+    `LIMITS[kind]` bytes; `Refused` if anyone else could have written it or placed it."""
+    from .errors import os_reason
+
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):
+        raise Refused(path, "a symlink: never followed")
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError) as error:  # ELOOP: a symlink
+        reason = os_reason(error) if isinstance(error, OSError) else str(error)
+        raise Refused(path, f"cannot read: {reason}") from None
+    limit = limit_of(kind)
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Refused(path, f"is {_file_type(info.st_mode)}, not a regular file")
+        if os.name == "posix" and info.st_uid != os.geteuid():
+            raise Refused(path, "belongs to another user")
+        if os.name == "posix" and info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            raise Refused(path, "can be written by other users")
+        if info.st_size > limit:
+            raise Refused(path, _too_big(kind, limit, f"{info.st_size:,} bytes"))
+        try:
+            data = stream.read(limit + 1)
         except OSError as error:
             raise Refused(path, f"cannot read: {os_reason(error)}") from None
     if len(data) > limit:
@@ -235,9 +277,12 @@ def _file_type(mode: int) -> str:
     return described(mode)
 
 
-def write_bytes(path: PathLike, data: bytes, exclusive: bool = False) -> None:
+def write_bytes(
+    path: PathLike, data: bytes, exclusive: bool = False, private: bool = False
+) -> None:
     """`data` as the whole new content of `path`, atomically (a temporary file in its folder,
-    renamed into place); mode as the module says. `exclusive`: refuse a target that exists."""
+    renamed into place); mode as the module says. `exclusive`: refuse a target that exists;
+    `private`: our own state, mode 0600 (`read_own`)."""
     import contextlib
     import tempfile
 
@@ -252,7 +297,7 @@ def write_bytes(path: PathLike, data: bytes, exclusive: bool = False) -> None:
     try:
         fd, temporary = tempfile.mkstemp(prefix=".rebootspec-", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "wb") as stream:
-            os.fchmod(stream.fileno(), _mode_for(target))
+            os.fchmod(stream.fileno(), 0o600 if private else _mode_for(target))
             stream.write(data)
         if exclusive:
             os.link(temporary, target)  # fails if the target appeared meanwhile

@@ -184,7 +184,8 @@ def _by_id(
             f"{who}: {label} '{ident}': {len(matches)} session files have this id",
             [f"{item.host}  {item.path}" for item in matches],
         )
-    folders = ", ".join(root.path for root, _ in walked.looked) or "no store"
+    # Each folder once: several store rows of one host (VS Code's) share a root.
+    folders = ", ".join(dict.fromkeys(root.path for root, _ in walked.looked)) or "no store"
     from ..core.registry import get
 
     moved = ", ".join(v for key in keys or () for v in get(key).store_variables)

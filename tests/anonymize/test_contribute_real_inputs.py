@@ -77,6 +77,43 @@ def test_a_harvested_chat_loop_chain_anonymizes_under_its_own_names(tmp_path: Pa
     assert count_path(newest).reboots == reboots("2QKE")
 
 
+def test_a_chain_with_a_huge_earlier_file_is_refused_at_once(tmp_path: Path) -> None:
+    """The harvested chain with its oldest file made a 1 GiB sparse file: the chain's files
+    are held to one case's bound on their sizes, before any is read (it read the file whole)."""
+    chain = tmp_path / "chain"
+    shutil.copytree(FIXTURES / "2QKE" / "input", chain)
+    source = chain / str(meta("2QKE")["input"])
+    oldest = min(chain.iterdir(), key=lambda path: path.name)
+    assert oldest != source
+    with oldest.open("r+b") as handle:  # its header (and link) kept, then NULs to 1 GiB
+        handle.truncate(2**30)
+    out = tmp_path / "out"
+    out.mkdir()
+    started = time.perf_counter()
+    code, _, stderr = run([str(source), str(out / source.name), *HEX])
+    assert time.perf_counter() - started < 10
+    errors = [line for line in stderr.splitlines() if not line.startswith("warning: ")]
+    assert code == 2 and len(errors) == 1 and "bytes in 3 files" in errors[0], stderr
+    assert list(out.iterdir()) == []
+
+
+def test_a_storage_session_with_a_huge_part_is_refused_at_once(tmp_path: Path) -> None:
+    """An opencode storage folder (case 2NSB) whose session has a part file of 1 GiB (sparse):
+    the session's files are held to one case's bound before any is read (a MemoryError)."""
+    storage = tmp_path / "storage"
+    shutil.copytree(FIXTURES / "2NSB" / "input" / "storage", storage)
+    part = min((storage / "part").rglob("*.json"))
+    with part.open("r+b") as handle:
+        handle.truncate(2**30)
+    out = tmp_path / "out"
+    out.mkdir()
+    session = str(meta("2NSB")["session"])
+    code, _, stderr = run([str(storage), str(out / "one"), "--session", session, *HEX])
+    errors = [line for line in stderr.splitlines() if not line.startswith("warning: ")]
+    assert code == 2 and len(errors) == 1 and "bytes in 21 files" in errors[0], stderr
+    assert list(out.iterdir()) == []
+
+
 # --- a store without the asked session ------------------------------------------------------
 
 
@@ -174,9 +211,11 @@ def test_a_huge_input_is_refused_at_once(tmp_path: Path) -> None:
 
 
 def test_a_run_of_nuls_under_the_bound_is_rewritten_quickly(tmp_path: Path) -> None:
-    """24 MB of NULs took about 30 s a character at a time; masked by runs, a scan."""
+    """24 MB of NULs after a log's first entry (what a crash leaves of a file's unwritten
+    blocks) took about 30 s a character at a time; masked by runs, a scan. (A file of NULs
+    alone is no log of any host and is refused: test_a_file_that_is_no_log_is_refused.)"""
     source = tmp_path / "zeros.jsonl"
-    source.write_bytes(b"\0" * 24_000_000)
+    source.write_bytes(b'{"kind":0,"v":{}}\n' + b"\0" * 24_000_000)
     out = tmp_path / "out"
     out.mkdir()
     started = time.perf_counter()
@@ -184,6 +223,37 @@ def test_a_run_of_nuls_under_the_bound_is_rewritten_quickly(tmp_path: Path) -> N
     assert code == 0, stderr
     assert time.perf_counter() - started < 10
     assert (out / "z.jsonl").read_bytes() == source.read_bytes()  # control bytes stay
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"not a session of any host\n", b"\0" * 1000, b"\n \n", b"[1,2]\n", b"\xef\xbb\xbf\x00\n"],
+)
+def test_a_file_that_is_no_log_is_refused(tmp_path: Path, data: bytes) -> None:
+    """A file whose first bytes are no JSON object holds no record any host wrote (every log
+    and document begins with one): exit 2, one line naming the file, nothing written. A torn
+    first entry still begins with one and is rewritten (test above: a run of NULs after it)."""
+    source = tmp_path / "junk\x1b[31m.jsonl"
+    source.write_bytes(data)
+    out = tmp_path / "out"
+    out.mkdir()
+    code, _, stderr = run([str(source), str(out / "z.jsonl")])
+    assert code == 2 and len(stderr.splitlines()) == 1, stderr
+    assert "junk\\x1b[31m.jsonl: " in stderr and "no log of any host" in stderr
+    assert list(out.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+def test_force_never_replaces_a_fifo_output(tmp_path: Path) -> None:
+    """`--force` overwrites a file, never a FIFO (it was renamed over): one line, exit 2, the
+    FIFO left a FIFO."""
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(b'{"kind":0,"v":{"requests":[]}}\n')
+    fifo = tmp_path / "out.jsonl"
+    os.mkfifo(fifo)
+    code, _, stderr = run([str(source), str(fifo), "--force", "--no-check"])
+    assert code == 2 and len(stderr.splitlines()) == 1 and "not a regular file" in stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")

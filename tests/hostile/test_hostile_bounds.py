@@ -374,3 +374,55 @@ def test_a_long_vscode_line_that_does_not_parse_costs_about_twice_the_line(
         assert f"{path}:2: E-JSON: " in one_line(done, "E-JSON")
     ratio = (done.peak - base.peak) / LONG
     assert ratio <= 3.3, f"{ending}: peak {done.peak >> 20} MiB, {ratio:.2f} times the line"
+
+
+# -- a first line of NUL bytes is decided by where it ends, not by reading it (ERR-1, ERR-3) ---
+
+
+@pytest.mark.parametrize(
+    "options",
+    [[], ["--readable"], ["--host", "codex"], ["--host", "claude-code", "--readable"]],
+)
+def test_a_sparse_gib_of_nul_bytes_is_e_empty_at_once(tmp_path: Path, options: list[str]) -> None:
+    """A 1 GiB sparse file (NUL bytes, no LF) is one unterminated line that does not parse
+    (ERR-9, JSV-2), so the log has no entry: E-EMPTY at line 0 (ERR-1, and JSV-3 under a named
+    host), in a CPU second or two and far below the line's size (reading it took 16 s and 2 GB,
+    and 3.6 GB under `--host`)."""
+    path = tmp_path / "sparse.jsonl"
+    with path.open("wb") as handle:
+        handle.truncate(GIB)
+    done = peak_run("count", *options, str(path), tmp=tmp_path / "t", cpu=5, memory=GIB)
+    assert f"{path}:0: E-EMPTY: " in one_line(done, "E-EMPTY")
+    assert done.peak < 256 << 20
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_a_long_nul_line_followed_by_a_record_is_e_json_at_line_1(
+    tmp_path: Path, bom: bytes
+) -> None:
+    """A first line of 3 MiB of NUL bytes ended by a LF is no JSON (ERR-3: E-JSON at line 1)
+    whatever follows, a BOM before it (RPL-2) or a good entry after it."""
+    path = tmp_path / "nul.jsonl"
+    path.write_bytes(bom + b"\x00" * (3 << 20) + b'\n{"kind":0,"v":{"requests":[]}}\n')
+    line = one_line(run("count", str(path), tmp=tmp_path / "t", cpu=5, memory=GIB), "E-JSON")
+    assert f"{path}:1: E-JSON: " in line
+
+
+def test_a_long_nul_line_then_a_record_is_skipped_under_a_named_host(tmp_path: Path) -> None:
+    """Under `--host codex` a first line of 3 MiB of NUL bytes ended by a LF is skipped with
+    W-SKIPPED at line 1 (JSV-3) and the Codex record after it is read: a count, never E-EMPTY."""
+    path = tmp_path / "nul.jsonl"
+    path.write_bytes(b"\x00" * (3 << 20) + b"\n" + HEAD + COMPACTED)
+    got = answer(run("count", "--host", "codex", str(path), tmp=tmp_path / "t", memory=GIB))
+    assert got["reboots"] == 1
+    assert [(w["code"], w["line"]) for w in got["warnings"]] == [("W-SKIPPED", 1)]
+
+
+def test_a_valid_log_then_a_short_nul_tail_is_still_a_torn_tail(tmp_path: Path) -> None:
+    """Only a first line is decided early: NUL bytes after a good entry, unterminated, are a
+    torn tail (ERR-9) as before, and the entry counts (0 reboots, W-TORN-TAIL at line 2)."""
+    path = tmp_path / "tail.jsonl"
+    path.write_bytes(b'{"kind":0,"v":{"requests":[]}}\n' + b"\x00" * 100)
+    got = answer(run("count", str(path), tmp=tmp_path / "t", cpu=5, memory=GIB))
+    assert got["reboots"] == 0
+    assert [(w["code"], w["line"]) for w in got["warnings"]] == [("W-TORN-TAIL", 2)]

@@ -206,6 +206,15 @@ def test_id_matching_no_session_is_refused(linux: FakeHome) -> None:
     assert "no session with this id" in err and "CODEX_HOME" in err
 
 
+def test_a_hook_id_matching_nothing_names_each_folder_once(linux: FakeHome) -> None:
+    """Every host's stores are searched for a hook's id with no transcript of that name; the
+    refusal lists each folder once (VS Code's four roots were listed four times each)."""
+    code, out, err = run_hook([], f'{{"session_id": "{CODEX_ID}"}}'.encode(), dict(linux.env))
+    assert (code, out) == (2, "") and "no session with this id" in err
+    listed = err.splitlines()[0].split("no session with this id in ", 1)[1].split(", ")
+    assert len(listed) == len(set(listed)) > 1, listed
+
+
 def test_id_matching_two_files_is_refused(linux: FakeHome) -> None:
     linux.add_codex(CODEX_ID)
     linux.add_codex(CODEX_ID, archived=True)

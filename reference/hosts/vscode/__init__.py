@@ -67,7 +67,12 @@ class VsCode(Host):
         On an appended log it steps aside before it starts (shape.py: it would not be faster).
         Both give the same output on every input (tests/reference/test_fastpath.py).
         """
+        from ...core.nulrun import vscode_rejection
         from ...core.records import wants_fast
+
+        refused = vscode_rejection(path)  # a long first line of NULs: no need to hold it
+        if refused is not None:
+            raise refused
 
         if wants_fast(path, readable):
             from .shape import appended  # here: a small log's count never needs it (mmap)
