@@ -25,6 +25,9 @@ from .runner.candidates import Candidate, CandidateError, Isolation
 
 DEFAULT_TIMEOUT = 10.0
 MIN_MEMORY_MB = 16
+# The most `--case-memory` may be: 1 TiB, above any machine a case runs on and far inside the
+# 64 bits setrlimit takes (a 20-digit number was a TypeError there).
+MAX_MEMORY_MB = 1 << 20
 
 
 class OptionError(Exception):
@@ -266,8 +269,22 @@ class Settings:
         return self.source(name)[0]
 
     def path(self, name: str) -> Path | None:
+        """A path setting; one whose name the system refuses to look up (too long, a folder
+        that cannot be entered) is an OptionError now, not an OSError in the middle of a run.
+        A path that does not exist is its command's business."""
         value = self.text(name)
-        return Path(value).expanduser() if value is not None else None
+        if value is None:
+            return None
+        path = Path(value).expanduser()
+        try:
+            os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            pass
+        except OSError as error:
+            from ..reference.core.errors import os_reason
+
+            raise OptionError(f"{self.source(name)[1]} {value!r}: {os_reason(error)}") from None
+        return path
 
     def flag_source(self, name: str) -> str:
         """Where a flag was set (`--flag` or its variable), or "" when it is off."""
@@ -350,13 +367,14 @@ class Settings:
             value = int(text)
         except ValueError:
             raise OptionError(f"{where}: not a whole number of MiB: {text!r}") from None
-        if value < MIN_MEMORY_MB:
-            raise OptionError(f"{where} must be at least {MIN_MEMORY_MB} MiB")
+        if not MIN_MEMORY_MB <= value <= MAX_MEMORY_MB:
+            raise OptionError(f"{where} must be {MIN_MEMORY_MB} to {MAX_MEMORY_MB:,} MiB")
         return value
 
     def pass_env(self) -> tuple[str, ...]:
         names = self.names("pass_env")
         for name in names:
+            _utf8(name, "--pass-env")
             if name.startswith(("CONFORMANCE_", "PYTEST_")) or "=" in name:
                 raise OptionError(f"--pass-env {name}: the runner's own variables are never passed")
         return tuple(dict.fromkeys(names))
@@ -390,12 +408,25 @@ class Settings:
 
     def reader(self, candidate: Candidate) -> AnswerReader:
         """How the count is read: the one answer setting given, else the candidate's default."""
+        for name in ("answer_key", "answer_pointer"):
+            text, where = self.source(name)
+            if text is not None:
+                _utf8(text, where)
         return answer_reader(
             self.source("answer_key"),
             self.source("answer_pointer"),
             self.flag_source("answer_last_int"),
             candidate.default_reader(),
         )
+
+
+def _utf8(text: str, where: str) -> None:
+    """OptionError unless `text` is UTF-8 text (a byte that is not arrives as a lone surrogate:
+    a JSON key, a pointer or a variable's name cannot hold it)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise OptionError(f"{where}: not UTF-8 text: {text!r}") from None
 
 
 def answer_reader(

@@ -285,7 +285,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args[:] = [
             str(SUITE_DIR) if Path(a).resolve() == PACKAGE_DIR else a for a in config.args
         ]
-    snapshots = settings(config).path("conformance_snapshots")
+    try:
+        snapshots = settings(config).path("conformance_snapshots")
+    except OptionError as error:  # a name the system refuses: one usage line, as below
+        raise pytest.UsageError(str(error)) from None
     SnapshotFolder.root = snapshots.resolve() if snapshots else None
     # Every snapshot of this suite is an expectation: with syrupy's default (amber) extension
     # also registered, `--snapshot-update` with another snapshot folder would count the real

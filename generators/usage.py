@@ -47,7 +47,9 @@ class UsageParser(argparse.ArgumentParser):
     """An argument parser whose usage error is one line on stderr and exit 2, no usage dump."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"usage error: {self.prog}: {plain_message(self, message)} (try --help)\n")
+        # The message may quote what was typed (ERR-10): escaped, one line.
+        line = f"usage error: {self.prog}: {plain_message(self, message)} (try --help)"
+        sys.stderr.write(f"{shown(line)}\n")
         raise SystemExit(EXIT_USAGE)
 
 

@@ -46,13 +46,14 @@ def cli(argv: list[str]) -> int:
             known_hosts(),
         )
         cases = load_corpus(given.corpus())
+        snapshots = given.path("conformance_snapshots")
     except (OptionError, CorpusError, ProfileError) as error:
         return usage_error(PROG, str(error))
     problem = startable(candidate)
     if problem is not None:  # as `run` does: one line before any case, exit 2
         sys.stderr.write(f"error: {shown(problem)}\n")
         return EXIT_USAGE
-    SnapshotFolder.root = given.path("conformance_snapshots")
+    SnapshotFolder.root = snapshots
     text, ok = smoke(cases, candidate, reader, profile, timeout)
     sys.stdout.write(text)
     return 0 if ok else 1

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import random
+import stat
 import sys
 import tempfile
 import time
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ...generators.usage import UsageParser
+from ...reference.core.printable import printable
 from ..options import FUZZ_SETTINGS, OptionError, Settings, add_settings
 from ..runner.answers import AnswerReader
 from ..runner.candidates import Candidate, startable
@@ -277,6 +280,20 @@ def _check_numbers(options: argparse.Namespace) -> None:
         raise UsageError(f"--avoid: not a tag of spec/tags.toml: {', '.join(unknown)}")
 
 
+def _out_problem(out: Path) -> str | None:
+    """Why `--out` cannot be the folder the new case is written to, or None: it exists and is
+    not a folder, or the system refuses its name (too long, a folder it cannot look in)."""
+    from ...reference.core.errors import os_reason
+
+    try:
+        info = os.lstat(out)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        return os_reason(error)
+    return None if stat.S_ISDIR(info.st_mode) else "exists and is not a folder"
+
+
 def reproduce_command(argv: list[str], seed: int) -> str:
     """The command line that repeats this run (the seed pinned)."""
     import shlex
@@ -311,17 +328,16 @@ def cli(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -
     except SystemExit as stop:  # --help, or a usage error UsageParser has printed
         return int(stop.code or 0) if stop.code in (0, None) else EXIT_USAGE
     except (argparse.ArgumentError, UsageError, OptionError) as error:
-        err.write(f"usage error: {parser.prog}: {error} (try --help)\n")
+        err.write(f"usage error: {parser.prog}: {printable(str(error))} (try --help)\n")
         return EXIT_USAGE
     problem = startable(candidate)
     if problem is not None:  # as `run` does: one line, no "divergence" for a typo
-        err.write(f"error: {problem}\n")
+        err.write(f"error: {printable(problem)}\n")
         return EXIT_USAGE
-    if options.out.exists() and not options.out.is_dir():  # told now, not after the search
-        from ...reference.core.printable import printable
-
-        err.write(f"usage error: {parser.prog}: --out {printable(str(options.out))}: exists and ")
-        err.write("is not a folder (try --help)\n")
+    problem = _out_problem(options.out)  # told now, not after the search
+    if problem is not None:
+        err.write(f"usage error: {parser.prog}: --out {printable(str(options.out))}: {problem}")
+        err.write(" (try --help)\n")
         return EXIT_USAGE
     # The settings taken from CONFORMANCE_* join the reproduce line, so it repeats this run
     # in a shell where those variables are not set.

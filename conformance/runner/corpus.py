@@ -33,11 +33,17 @@ def load_case(folder: Path) -> Case:
 
 
 def load_corpus(root: Path) -> list[Case]:
-    """Every case under `root`, sorted by ID. Folders without case.toml are not cases."""
-    if not root.is_dir():
-        raise CorpusError(f"{root}: the corpus folder does not exist")
-    name = casefile.CASE_FILE
-    folders = sorted(p for p in root.iterdir() if p.is_dir() and (p / name).exists())
+    """Every case under `root`, sorted by ID. Folders without case.toml are not cases. A folder
+    that cannot be listed (a name too long, no permission) is a CorpusError naming it."""
+    from ...reference.core.errors import os_reason
+
+    try:
+        if not root.is_dir():
+            raise CorpusError(f"{root}: the corpus folder does not exist")
+        name = casefile.CASE_FILE
+        folders = sorted(p for p in root.iterdir() if p.is_dir() and (p / name).exists())
+    except OSError as error:
+        raise CorpusError(f"{root}: cannot read the corpus folder: {os_reason(error)}") from None
     return [load_case(folder) for folder in folders]
 
 

@@ -10,6 +10,7 @@ the cases 2.0 changed) and `seed-rubric-2026-02` are bundled in `profiles/`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -60,7 +61,7 @@ def load_profile(spec: str | None, tags: list[str]) -> Profile:
     """A bundled profile by name or a TOML file by path; its tags must be in `tags` (if given)."""
     spec = spec or DEFAULT_PROFILE
     path = BUNDLED / f"{spec}.toml" if spec in bundled_names() else Path(spec)
-    if not path.exists() and not path.is_symlink():
+    if not os.path.lexists(path):  # never raises (a name too long is then read's refusal)
         names = ", ".join(bundled_names())
         shown_spec = shown(repr(spec))
         raise ProfileError(f"profile {shown_spec}: no such file or bundled profile ({names})")

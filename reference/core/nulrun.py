@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 
 from .errors import E_EMPTY, E_JSON, Rejection
-from .files import open_log
+from .files import COMPRESSED, open_log
 from .jsontext import BOM, LONG_TEXT
 
 NUL = b"\x00"
@@ -32,8 +32,15 @@ NOT_JSON = "not valid JSON (invalid character)"  # the readers' reason for a lon
 def nul_run_ends(path: str | os.PathLike[str]) -> bool | None:
     """None unless the `.jsonl` log's first line starts with NUL and is `LONG_TEXT` bytes or
     longer; then whether a LF ends it (True) or the file does (False)."""
-    if os.fspath(path).endswith(".json"):
+    name = os.fspath(path)
+    if name.endswith(".json"):
         return None  # LEG-1: a flat document is read whole by its own rules
+    if not name.endswith(COMPRESSED):
+        try:
+            if os.stat(name).st_size < LONG_TEXT:
+                return None  # the common case, one stat: no line of it can be that long
+        except (OSError, ValueError):
+            return None  # the readers say why it cannot be read, as they always did
     with open_log(path) as stream:
         start = stream.read(len(BOM) + 1)
         first = start[len(BOM) :] if start.startswith(BOM) else start[:1]  # RPL-2

@@ -34,6 +34,7 @@ SCANNED = sorted(
         *(ROOT / "generators" / "anonymize").glob("*.py"),
         ROOT / "generators" / "corpus" / "add_fixture.py",
         ROOT / "generators" / "corpus" / "add_inputs.py",
+        ROOT / "generators" / "usage.py",  # every subcommand's usage errors
     ]
 )
 LAYER_MODULES = ("userio", "usage", "printable")  # where `shown`, `read_text`... come from

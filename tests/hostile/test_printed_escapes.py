@@ -133,3 +133,34 @@ def test_peers_from_a_peers_json_of_other_types_is_one_line(
     err = capsys.readouterr().err
     assert code == 2 and len(err.splitlines()) == 1 and "peers.json" in err, err
     assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compare", "a.json", "b.json", "--allow-different", HOSTILE],
+        ["anonymize", "a.jsonl", "b.jsonl", "--nope" + HOSTILE],
+        ["cases", "--host", HOSTILE],
+    ],
+    ids=["a-bad-value", "an-unknown-option", "an-unknown-host"],
+)
+def test_a_usage_error_quoting_what_was_typed_is_escaped(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    """argparse's messages quote the word typed; every subcommand's usage error is one line
+    with it escaped (the parser's own error wrote it raw)."""
+    try:
+        code = rebootspec(args)
+    except SystemExit as stop:  # argparse's way out, as the console script takes it
+        code = int(stop.code or 0)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and not _raw(err), err
+    assert err.startswith("usage error: ")
+
+
+def test_cases_with_a_corpus_name_too_long_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """A --corpus name the system refuses (ENAMETOOLONG) was an OSError traceback."""
+    assert rebootspec(["cases", "--corpus", "x" * 5000]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "too long" in err.lower(), err[:300]
