@@ -202,6 +202,18 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         _cline(Turn(), AutoCompact(), drop_api=True),
         reject="E-READ",
     ),
+    Scenario(
+        "cline-history-not-array",
+        CLINE,
+        ("L2",),
+        "a task folder whose api_conversation_history.json is an object, not an array; E-READ",
+        ("CLN-13", "ERR-12"),
+        ("cline-core",),
+        _cline(Turn(), AutoCompact(), Turn("next"), api_not_array=True),
+        reject="E-READ",
+        comment="Cline writes the api history as an array of messages; this one was rewritten "
+        "by another tool with the messages under a member.",
+    ),
     # -- Roo Code --------------------------------------------------------------------------
     Scenario(
         "roo-condense",

@@ -186,7 +186,9 @@ def play(plan: TaskPlan) -> dict[str, bytes]:
         elif isinstance(step, SlidingWindow):
             _sliding_window(folder)
     files = {"ui_messages.json": dumps(folder.ui)}
-    if not plan.drop_api:
+    if plan.api_not_array:  # CLN-13: the messages kept, but under a member, not as the array
+        files["api_conversation_history.json"] = dumps({"messages": folder.api})
+    elif not plan.drop_api:
         files["api_conversation_history.json"] = dumps(folder.api)
     files["task_metadata.json"] = _metadata(plan)
     return files
