@@ -80,8 +80,26 @@ class SdkCompact:
     strategy: str = "agentic"
 
 
+@dataclass(frozen=True)
+class StrayCondenseRow:
+    """A `condense_context` ui row no completed condense leaves, put in the file by another
+    tool: `partial` (the web view's streaming spinner row, `partial: true`, with its
+    `contextCondense`) or not (a row with no `contextCondense` object). Never a reboot (CLN-10)."""
+
+    partial: bool = True
+
+
 Step = (
-    Turn | AutoCompact | Smol | Truncate | Resume | Restore | Condense | SlidingWindow | SdkCompact
+    Turn
+    | AutoCompact
+    | Smol
+    | Truncate
+    | Resume
+    | Restore
+    | Condense
+    | SlidingWindow
+    | SdkCompact
+    | StrayCondenseRow
 )
 
 

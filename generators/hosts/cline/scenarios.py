@@ -22,6 +22,7 @@ from .plan import (
     SdkCompact,
     SlidingWindow,
     Smol,
+    StrayCondenseRow,
     TaskPlan,
     Truncate,
     Turn,
@@ -241,6 +242,26 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         ROO_LINE,
         ("roo-condense", "roo-condense-error"),
         _task(ROO, Turn(), Condense(fails=True), Turn(), Condense()),
+    ),
+    Scenario(
+        "roo-stray-condense-rows",
+        ROO,
+        ("R2",),
+        "a partial condense_context row and one without contextCondense beside a completed "
+        "condense; one reboot",
+        ROO_LINE,
+        ("roo-condense", "roo-stray-condense-row"),
+        _task(
+            ROO,
+            Turn(),
+            StrayCondenseRow(partial=True),
+            Turn(),
+            StrayCondenseRow(partial=False),
+            Condense(),
+            Turn(),
+        ),
+        comment="Roo stores neither row (the partial one is the web view's spinner); another "
+        "tool put them in. Only a completed row with a contextCondense object counts (CLN-10).",
     ),
     Scenario(
         "roo-sliding-window",
