@@ -15,6 +15,7 @@ import pytest
 
 from rebootspec.generators.hosts.qwen_code.plan import (
     QwenCompress,
+    QwenNearMiss,
     QwenPlan,
     QwenTurn,
     expected_reboots,
@@ -26,24 +27,39 @@ PAIRS = [(s, era) for s in SCENARIOS for era in s.eras]
 
 
 def records(data: bytes) -> list[dict[str, Any]]:
-    """Every line that parses as one object (a damaged line and a torn tail left out)."""
+    """Every line that parses as one object (a damaged line, a stray value and a torn tail left
+    out)."""
     out = []
     for raw in data.splitlines():
         try:
-            out.append(json.loads(raw))
+            value = json.loads(raw)
         except ValueError:
             continue
+        if isinstance(value, dict):
+            out.append(value)
     return out
 
 
 def summaries(values: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The compression records whose new history starts with a `<state_snapshot>` summary."""
+    """The main thread's `system` compression records of status 1 whose new history starts with
+    a `<state_snapshot>` summary and the model's acknowledgement (a near-miss record, put in by
+    another tool, lacks one of these)."""
     found = []
     for value in values:
-        if value.get("subtype") != "chat_compression":
+        if value.get("subtype") != "chat_compression" or value.get("type") != "system":
             continue
-        head = value["systemPayload"]["compressedHistory"][0]["parts"][0].get("text", "")
-        if head.startswith("<state_snapshot>"):
+        payload = value.get("systemPayload")
+        if value.get("isSidechain") or not isinstance(payload, dict):
+            continue
+        info, history = payload.get("info"), payload.get("compressedHistory")
+        if not isinstance(info, dict) or type(info.get("compressionStatus")) is not int:
+            continue
+        if info["compressionStatus"] != 1 or not isinstance(history, list) or len(history) < 2:
+            continue
+        head, ack = history[0], history[1]
+        if not isinstance(head, dict) or ack.get("role") != "model" or not ack.get("parts"):
+            continue
+        if head["parts"][0].get("text", "").startswith("<state_snapshot>"):
             found.append(value)
     return found
 
@@ -73,6 +89,25 @@ def test_the_own_fresh_summaries_are_the_plans_count(scenario: Any, era: str) ->
         seen.add(text)
     assert fresh == expected_reboots(plan)
     assert all(v["systemPayload"]["info"]["compressionStatus"] == 1 for v in own)
+
+
+@pytest.mark.parametrize("name", ["qwen-status-near-miss", "qwen-history-near-miss"])
+def test_near_miss_records_are_written_beside_the_real_compression(name: str) -> None:
+    plan = next(s for s in SCENARIOS if s.name == name).plan("Q1")
+    values = records(play(plan).bytes())
+    marked = [v for v in values if v.get("subtype") == "chat_compression"]
+    near = [s for s in plan.steps if isinstance(s, QwenNearMiss)]
+    assert len(marked) == len(near) + 1 and expected_reboots(plan) == 1
+    assert len(summaries(values)) == 1
+
+
+def test_a_sub_agents_turns_in_the_main_file_are_marked_and_leave_its_thread() -> None:
+    plan = next(s for s in SCENARIOS if s.name == "qwen-sidechain-in-main").plan("Q1")
+    values = records(play(plan).bytes())
+    side = [v for v in values if v.get("isSidechain") is True]
+    main = [v for v in values if "isSidechain" not in v]
+    assert side and main and values[0] in main
+    assert {v["parentUuid"] for v in main} & {v["uuid"] for v in side} == set()
 
 
 def test_a_fork_copies_the_live_chain_each_record_stamped() -> None:

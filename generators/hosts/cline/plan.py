@@ -80,8 +80,26 @@ class SdkCompact:
     strategy: str = "agentic"
 
 
+@dataclass(frozen=True)
+class StrayCondenseRow:
+    """A `condense_context` ui row no completed condense leaves, put in the file by another
+    tool: `partial` (the web view's streaming spinner row, `partial: true`, with its
+    `contextCondense`) or not (a row with no `contextCondense` object). Never a reboot (CLN-10)."""
+
+    partial: bool = True
+
+
 Step = (
-    Turn | AutoCompact | Smol | Truncate | Resume | Restore | Condense | SlidingWindow | SdkCompact
+    Turn
+    | AutoCompact
+    | Smol
+    | Truncate
+    | Resume
+    | Restore
+    | Condense
+    | SlidingWindow
+    | SdkCompact
+    | StrayCondenseRow
 )
 
 
@@ -99,6 +117,7 @@ class TaskPlan:
     task_id: str = "1764200000000"
     title: str = "make the parser handle CRLF line ends"
     drop_api: bool = False  # the task folder lost api_conversation_history.json
+    api_not_array: bool = False  # another tool rewrote the api history as an object (CLN-13)
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -130,7 +149,7 @@ def _is_reboot(plan: TaskPlan, step: Step) -> bool:
 
 def expected(plan: TaskPlan) -> tuple[str, int | str]:
     """("count", N) or ("reject", code): what the spec says of the folder the plan leaves."""
-    if plan.drop_api:
+    if plan.drop_api or plan.api_not_array:
         return "reject", "E-READ"
     kept = kept_steps(plan)
     if plan.era == "S1":

@@ -22,6 +22,7 @@ from .plan import (
     SdkCompact,
     SlidingWindow,
     Smol,
+    StrayCondenseRow,
     TaskPlan,
     Truncate,
     Turn,
@@ -202,6 +203,18 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         _cline(Turn(), AutoCompact(), drop_api=True),
         reject="E-READ",
     ),
+    Scenario(
+        "cline-history-not-array",
+        CLINE,
+        ("L2",),
+        "a task folder whose api_conversation_history.json is an object, not an array; E-READ",
+        ("CLN-13", "ERR-12"),
+        ("cline-core",),
+        _cline(Turn(), AutoCompact(), Turn("next"), api_not_array=True),
+        reject="E-READ",
+        comment="Cline writes the api history as an array of messages; this one was rewritten "
+        "by another tool with the messages under a member.",
+    ),
     # -- Roo Code --------------------------------------------------------------------------
     Scenario(
         "roo-condense",
@@ -229,6 +242,26 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         ROO_LINE,
         ("roo-condense", "roo-condense-error"),
         _task(ROO, Turn(), Condense(fails=True), Turn(), Condense()),
+    ),
+    Scenario(
+        "roo-stray-condense-rows",
+        ROO,
+        ("R2",),
+        "a partial condense_context row and one without contextCondense beside a completed "
+        "condense; one reboot",
+        ROO_LINE,
+        ("roo-condense", "roo-stray-condense-row"),
+        _task(
+            ROO,
+            Turn(),
+            StrayCondenseRow(partial=True),
+            Turn(),
+            StrayCondenseRow(partial=False),
+            Condense(),
+            Turn(),
+        ),
+        comment="Roo stores neither row (the partial one is the web view's spinner); another "
+        "tool put them in. Only a completed row with a contextCondense object counts (CLN-10).",
     ),
     Scenario(
         "roo-sliding-window",

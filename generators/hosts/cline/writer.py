@@ -27,6 +27,7 @@ from .plan import (
     SdkCompact,
     SlidingWindow,
     Smol,
+    StrayCondenseRow,
     TaskPlan,
     Truncate,
     Turn,
@@ -185,8 +186,12 @@ def play(plan: TaskPlan) -> dict[str, bytes]:
             _condense(folder, step)
         elif isinstance(step, SlidingWindow):
             _sliding_window(folder)
+        elif isinstance(step, StrayCondenseRow):
+            _stray_condense_row(folder, step)
     files = {"ui_messages.json": dumps(folder.ui)}
-    if not plan.drop_api:
+    if plan.api_not_array:  # CLN-13: the messages kept, but under a member, not as the array
+        files["api_conversation_history.json"] = dumps({"messages": folder.api})
+    elif not plan.drop_api:
         files["api_conversation_history.json"] = dumps(folder.api)
     files["task_metadata.json"] = _metadata(plan)
     return files
@@ -351,6 +356,16 @@ def _condense(folder: Folder, step: Condense, before: bool = False) -> None:
     if not before:
         folder.request(9000)
         folder.message("assistant", [{"type": "text", "text": "Continuing from the summary."}])
+
+
+def _stray_condense_row(folder: Folder, step: StrayCondenseRow) -> None:
+    """A `condense_context` row no completed condense wrote (CLN-10): a streaming one with its
+    summary so far, or a final-looking one without `contextCondense`."""
+    if step.partial:
+        condense = {"cost": 0, "prevContextTokens": 150000, "newContextTokens": 0, "summary": ""}
+        folder.row("say", "condense_context", None, partial=True, contextCondense=condense)
+    else:
+        folder.row("say", "condense_context", None, partial=False)
 
 
 def _sliding_window(folder: Folder) -> None:

@@ -60,7 +60,55 @@ class QwenGarbage:
     """A line that does not parse, followed by LF (JSV-3, QWN-10)."""
 
 
-QwenStep = QwenTurn | QwenCompress | QwenResume | QwenRewind | QwenTitle | QwenGarbage
+@dataclass(frozen=True)
+class QwenStray:
+    """A line holding a JSON value that is no object (`null`), put in by another tool: Qwen's
+    loader skips it and reads on (QWN-1, JSV-3)."""
+
+
+@dataclass(frozen=True)
+class QwenAgentTurn:
+    """A sub-agent's turn whose records (`isSidechain: true`) sit in this file: Qwen writes
+    them to the sub-agent's own file, so these were joined to it afterwards (a merge of a
+    session's files). They are never the main thread's (QWN-7)."""
+
+    tools: int = 1
+
+
+# QWN-3, QWN-4: how a `chat_compression` record Qwen never writes differs from a real one.
+NearMissKind = Literal[
+    "status-2",  # `compressionStatus` 2 (the new history was larger): never written
+    "status-true",  # a JSON `true` where the number 1 belongs: no status
+    "no-payload",  # no `systemPayload`
+    "info-text",  # `info` a string, not an object: no status
+    "no-history",  # status 1 and no `compressedHistory`
+    "empty-ack",  # the model turn after the summary has no parts: no acknowledgement
+    "ack-by-user",  # the acknowledgement's text in a `user` turn, not the model's
+    "summary-text",  # the head of the new history a bare string, not a content
+    "not-system",  # a whole completed compression payload on a `user` record
+]
+
+
+@dataclass(frozen=True)
+class QwenNearMiss:
+    """A `chat_compression` record no Qwen version writes, put in the file by another tool:
+    it differs from a completed summary compression in one thing `QWN-3`/`QWN-4` require, so
+    it is no reboot. Its summary text is new to the file."""
+
+    kind: NearMissKind
+
+
+QwenStep = (
+    QwenTurn
+    | QwenCompress
+    | QwenResume
+    | QwenRewind
+    | QwenTitle
+    | QwenGarbage
+    | QwenStray
+    | QwenAgentTurn
+    | QwenNearMiss
+)
 
 
 @dataclass(frozen=True)
@@ -90,7 +138,8 @@ class QwenPlan:
 def own_compressions(plan: QwenPlan) -> int:
     """The completed summary compressions of the session's own thread: failed ones wrote
     nothing, a `/compress-fast` replaced no history by a summary (RBT-1), a fork's copied ones
-    are its source's (RBT-3), and a rewind removes none (RBT-4)."""
+    are its source's (RBT-3), and a rewind removes none (RBT-4). Near-miss records, stray
+    values and a sub-agent's turns are other steps, never compressions."""
     return sum(
         1 for step in plan.steps if isinstance(step, QwenCompress) and step.done and not step.fast
     )

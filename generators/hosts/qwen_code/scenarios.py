@@ -13,12 +13,15 @@ from typing import Any
 
 from ..scenario import Scenario
 from .plan import (
+    QwenAgentTurn,
     QwenCompress,
     QwenFork,
     QwenGarbage,
+    QwenNearMiss,
     QwenPlan,
     QwenResume,
     QwenRewind,
+    QwenStray,
     QwenTitle,
     QwenTurn,
 )
@@ -200,6 +203,86 @@ SCENARIOS: tuple[Scenario[QwenPlan], ...] = (
             QwenCompress("auto"),
             QwenTurn(1),
         ),
+    ),
+    Scenario(
+        "qwen-stray-value",
+        "qwen-code",
+        ("Q1",),
+        "a line holding `null`, no record, between two compressions is skipped; two reboots",
+        ("JSV-3", "QWN-10"),
+        ("json-value-skip", "qwen-auto"),
+        _qwen(
+            QwenTurn(1),
+            QwenCompress("auto"),
+            QwenStray(),
+            QwenTurn(1),
+            QwenCompress("auto"),
+            QwenTurn(1),
+        ),
+        comment="Qwen's loader skips a line that is no object and reads on (QWN-1).",
+    ),
+    Scenario(
+        "qwen-sidechain-in-main",
+        "qwen-code",
+        ("Q1",),
+        "a sub-agent's turns joined into the main transcript, before and after its /compress; "
+        "one reboot",
+        ("QWN-7",),
+        ("qwen-sidechain-records", "qwen-manual"),
+        _qwen(
+            QwenTurn(1),
+            QwenAgentTurn(2),
+            QwenTurn(1),
+            QwenCompress("manual"),
+            QwenAgentTurn(1),
+            QwenTurn(1),
+        ),
+        comment="Qwen writes a sub-agent's records to its own file; these were joined to the "
+        "main one afterwards. Records with isSidechain are not the main thread's (QWN-7): the "
+        "file is counted by its main thread, not rejected as a sub-agent's transcript.",
+    ),
+    Scenario(
+        "qwen-status-near-miss",
+        "qwen-code",
+        ("Q1",),
+        "chat_compression records with status 2, status true or no object where the status "
+        "belongs, beside one completed /compress; one reboot",
+        ("QWN-4",),
+        ("qwen-not-compression", "qwen-manual"),
+        _qwen(
+            QwenTurn(1),
+            QwenNearMiss("status-2"),
+            QwenNearMiss("status-true"),
+            QwenNearMiss("no-payload"),
+            QwenNearMiss("info-text"),
+            QwenTurn(1),
+            QwenCompress("manual"),
+            QwenTurn(1),
+        ),
+        comment="Qwen writes a chat_compression record only with status 1 (QWN-3); these were "
+        "put in by another tool, each with a summary new to the file.",
+    ),
+    Scenario(
+        "qwen-history-near-miss",
+        "qwen-code",
+        ("Q1",),
+        "status-1 chat_compression records with no summary-and-acknowledgement head, and "
+        "one on a user record; one reboot",
+        ("QWN-4",),
+        ("qwen-not-compression", "qwen-auto"),
+        _qwen(
+            QwenTurn(1),
+            QwenNearMiss("no-history"),
+            QwenNearMiss("empty-ack"),
+            QwenNearMiss("ack-by-user"),
+            QwenNearMiss("summary-text"),
+            QwenNearMiss("not-system"),
+            QwenTurn(1),
+            QwenCompress("auto"),
+            QwenTurn(1),
+        ),
+        comment="No Qwen version writes these (QWN-3, QWN-4); each carries a summary new to "
+        "the file, so only its shape keeps it from counting.",
     ),
     Scenario(
         "qwen-subagent-transcript",

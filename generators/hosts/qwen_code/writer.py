@@ -26,11 +26,14 @@ from typing import Any
 
 from ..common import Clock, line, start, uuid, words
 from .plan import (
+    QwenAgentTurn,
     QwenCompress,
     QwenGarbage,
+    QwenNearMiss,
     QwenPlan,
     QwenResume,
     QwenRewind,
+    QwenStray,
     QwenTitle,
     QwenTurn,
 )
@@ -69,6 +72,11 @@ class QwenSession:
         self.compressed = False
         self.turns = 0
         self.messages: list[dict[str, Any]] = []  # Q0's document
+        self.agent = False  # writing a sub-agent's turn into this file (QwenAgentTurn)
+
+    def sidechain(self) -> bool:
+        """Whether the records being written are a sub-agent's (`isSidechain`, QWN-7)."""
+        return self.plan.subagent or self.agent
 
     # -- records ---------------------------------------------------------------------------
 
@@ -87,7 +95,7 @@ class QwenSession:
                 "tool_result": "tool_result",
             }.get(kind, "system")
         record.update(cwd=CWD, version=self.plan.version, gitBranch="main")
-        if self.plan.subagent:
+        if self.sidechain():
             record.update(agentId="explore-7f3c", agentName="Explore", isSidechain=True)
         return record
 
@@ -160,7 +168,7 @@ class QwenSession:
             self.history.append(result)
         self.clock.wait(5)
         answer = self.answer({"role": "model", "parts": [{"text": words(self.rng, 10)}]})
-        if _minor(self.plan.version) >= 24 and not self.plan.subagent:
+        if _minor(self.plan.version) >= 24 and not self.sidechain():
             self.system(
                 "branch_checkpoint",
                 {"v": 1, "startExclusiveRecordUuid": start_uuid, "assistantRecordUuid": answer},
@@ -179,7 +187,7 @@ class QwenSession:
         self.append(record)
         self.history.append(content)
         uid = str(record["uuid"])
-        if not self.plan.subagent:  # QWN-5: the UI's telemetry, a companion
+        if not self.sidechain():  # QWN-5: the UI's telemetry, a companion
             self.system(
                 "ui_telemetry",
                 {"uiEvent": {"event.name": "qwen-code.api_response", "duration_ms": 812}},
@@ -284,6 +292,47 @@ class QwenSession:
     def garbage(self) -> None:
         self.out.append(b'{"uuid":"' + uuid(self.rng, 4).encode() + b'","type":"user","message":\n')
 
+    def stray(self) -> None:
+        """A JSON value that is no object, on a line of its own (QWN-1, JSV-3)."""
+        self.out.append(b"null\n")
+
+    def agent_turn(self, step: QwenAgentTurn) -> None:
+        """A sub-agent's turn, its records marked `isSidechain`; the main thread's chain,
+        history and turns are left as they were (QWN-7)."""
+        kept = (self.last, self.history, self.turn_parents[:], self.turns)
+        self.agent = True
+        self.history, self.last = [], None  # the sub-agent's chain has its own root
+        self.turn(QwenTurn(step.tools))
+        self.agent = False
+        self.last, self.history, self.turn_parents, self.turns = kept
+
+    def near_miss(self, step: QwenNearMiss) -> None:
+        """A `chat_compression` record that differs from a completed one in `step.kind`."""
+        summary = f"<state_snapshot>\n{words(self.rng, 12)}\n</state_snapshot>"
+        head: Any = {"role": "user", "parts": [{"text": summary}]}
+        ack: dict[str, Any] = {"role": "model", "parts": [{"text": ACK}]}
+        info: Any = {"originalTokenCount": 5000, "newTokenCount": 900, "compressionStatus": 1}
+        if step.kind == "status-2":
+            info["compressionStatus"] = 2
+        elif step.kind == "status-true":
+            info["compressionStatus"] = True
+        elif step.kind == "info-text":
+            info = "compressed"
+        elif step.kind == "empty-ack":
+            ack["parts"] = []
+        elif step.kind == "ack-by-user":
+            ack["role"] = "user"
+        elif step.kind == "summary-text":
+            head = summary
+        payload: dict[str, Any] = {"info": info, "compressedHistory": [head, ack]}
+        if step.kind == "no-history":
+            del payload["compressedHistory"]
+        record = self.base("user" if step.kind == "not-system" else "system")
+        record["subtype"] = "chat_compression"
+        if step.kind != "no-payload":
+            record["systemPayload"] = payload
+        self.append(record)
+
     # -- Q0 --------------------------------------------------------------------------------
 
     def q0_turn(self, prompt: str, step: QwenTurn) -> None:
@@ -381,4 +430,10 @@ def play(plan: QwenPlan) -> QwenSession:
             session.title(step)
         elif isinstance(step, QwenGarbage):
             session.garbage()
+        elif isinstance(step, QwenStray):
+            session.stray()
+        elif isinstance(step, QwenAgentTurn):
+            session.agent_turn(step)
+        elif isinstance(step, QwenNearMiss):
+            session.near_miss(step)
     return session
