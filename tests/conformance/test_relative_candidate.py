@@ -93,7 +93,7 @@ def test_plain_pytest_finds_a_relative_candidate(tmp_path: Path) -> None:
     assert f"{len(kit.SESSIONS)} passed" in done.stdout
 
 
-@pytest.mark.slow  # a fuzz search (seconds); the same lookup is run, smoke and pytest's below
+@pytest.mark.slow  # a fuzz search; the same lookup is tested for run, smoke and plain pytest
 def test_fuzz_finds_a_relative_candidate(tmp_path: Path) -> None:
     home = tool_folder(tmp_path)
     done = rebootspec(
