@@ -44,9 +44,29 @@ class Obj:
     fields: tuple[tuple[str, Node], ...]
     sealed: bool = False
 
+    def __post_init__(self) -> None:
+        # The order is asked for every diffed object of every save (millions of times in a
+        # corpus build), so it is sorted once here rather than on each call.
+        ranked = tuple(sorted(self.fields, key=lambda item: _RANK[type(item[1])]))
+        object.__setattr__(self, "_ordered", ranked)
+        keys = tuple((name, child) for name, child in ranked if isinstance(child, Key))
+        object.__setattr__(self, "_keys", keys)
+        object.__setattr__(self, "_rest", ranked[len(keys) :])
+
+    def key_fields(self) -> tuple[tuple[str, Key], ...]:
+        """The key fields (first in extraction order): a differing one replaces the object."""
+        keys: tuple[tuple[str, Key], ...] = self.__dict__["_keys"]
+        return keys
+
+    def other_fields(self) -> tuple[tuple[str, Node], ...]:
+        """The fields after the keys, in extraction order: the ones diffed one by one."""
+        rest: tuple[tuple[str, Node], ...] = self.__dict__["_rest"]
+        return rest
+
     def ordered(self) -> tuple[tuple[str, Node], ...]:
         """Fields in extraction order: keys, values, arrays, objects (stable)."""
-        return tuple(sorted(self.fields, key=lambda item: _RANK[type(item[1])]))
+        ranked: tuple[tuple[str, Node], ...] = self.__dict__["_ordered"]
+        return ranked
 
 
 Node = Key | Value | ArrayOf | Obj
@@ -247,5 +267,6 @@ def values_equal(node: Key | Value, a: Any, b: Any) -> bool:
 
 def is_sealed(request: Any) -> bool:
     """A request whose modelState is Complete, Cancelled or Failed never changes again."""
-    state = member(request, "modelState")
-    return member(state, "value") in (1, 2, 3) and type(member(state, "value")) is int
+    state = request.get("modelState") if isinstance(request, dict) else None
+    value = state.get("value") if isinstance(state, dict) else None
+    return type(value) is int and value in (1, 2, 3)

@@ -75,9 +75,7 @@ def diff(node: Node, path: Path, prev: Any, curr: Any, out: list[Entry]) -> None
 
 
 def _key_mismatch(node: Obj, prev: Any, curr: Any) -> bool:
-    for name, child in node.ordered():
-        if not isinstance(child, Key):
-            break
+    for name, child in node.key_fields():
         if not values_equal(child, member(prev, name), member(curr, name)):
             return True
     return False
@@ -89,11 +87,11 @@ def _diff_object(node: Obj, path: Path, prev: Any, curr: Any, out: list[Entry]) 
         return
     if node.sealed and is_sealed(prev) and is_sealed(curr):
         return  # finished requests are never diffed again
-    for name, child in node.ordered():
-        if isinstance(child, Key):
-            continue
+    before = prev if isinstance(prev, dict) else {}
+    after = curr if isinstance(curr, dict) else {}
+    for name, child in node.other_fields():
         path.append(name)
-        diff(child, path, member(prev, name), member(curr, name), out)
+        diff(child, path, before.get(name, MISSING), after.get(name, MISSING), out)
         path.pop()
 
 
