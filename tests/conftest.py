@@ -62,9 +62,27 @@ def sampled(nodeid: str, every: int) -> bool:
     return zlib.crc32(nodeid.encode("utf-8")) % every == 0
 
 
+# The longest single tests, run first: each is one process busy for a quarter to most of a
+# minute (pip building and installing the wheel, mypy, a test that spawns many runs). xdist's
+# `worksteal` hands each worker a contiguous share of the list and steals from the end of a
+# share, so at the front they all start on the first worker while the other works through the
+# short tests; at the end they would leave one core idle while the last of them ran.
+FIRST = (
+    "tests/install/",
+    "tests/architecture/test_types.py",
+    "tests/docs/test_examples.py",
+)
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         every = SWEEPS.get(item.nodeid.split("[", 1)[0])
         if every is not None and not sampled(item.nodeid, every):
             item.add_marker(pytest.mark.slow)
+    rank = {prefix: place for place, prefix in enumerate(FIRST)}
+
+    def place(item: pytest.Item) -> int:
+        return next((rank[p] for p in FIRST if item.nodeid.startswith(p)), len(FIRST))
+
+    items.sort(key=place)  # stable: every other test keeps its order

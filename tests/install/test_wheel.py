@@ -4,8 +4,9 @@ One fresh venv outside the checkout, one wheel built from a clean copy of the ch
 stale `build/` or `*.egg-info` in the working tree cannot smuggle files into it, and the build
 writes nothing into the checkout), installed with its dependencies from the package index.
 Every command then runs in an empty folder with PYTHONPATH and the CONFORMANCE_* variables
-unset, so only the installed copy can answer. Needs the network and about a minute: marked
-`install`, run by `tox -e install`, deselected from the normal test env.
+unset, so only the installed copy can answer. Needs the network and about a minute of one core:
+marked `install` (`tox -e install` runs them alone); the default `py3` runs them first, beside the
+short tests on the other core (tests/conftest.py), one venv per worker that runs them.
 """
 
 from __future__ import annotations
