@@ -36,7 +36,7 @@ from .runner.answers import AnswerReader
 from .runner.candidates import Candidate, CandidateError, startable
 from .runner.corpus import Case, CorpusError, known_hosts, known_tags, load_corpus
 from .runner.divergences import Divergence, DivergenceError, load_divergences
-from .runner.integrity import changes, combined, digest_tree, subtree_digest
+from .runner.integrity import Scan, changes, combined, scan, subtree_digest
 from .runner.profiles import Profile, ProfileError, claimed_profile, load_profile
 from .runner.records import Record, check_case
 from .runner.snapshots import SnapshotFolder, read_expectation, snapshot_root
@@ -102,11 +102,14 @@ class ConformanceRun:
         started = getattr(config, "workerinput", {}).get(DIGEST_KEY)
         self.corpus_tree: dict[str, str]
         self.snapshot_tree: dict[str, str]
+        # The controller's own readings, whose signatures spare the end's check re-reading
+        # what did not change (None on a worker: the controller checks).
+        self.scans: tuple[Scan, Scan] | None = None
         if started is not None:
             self.corpus_tree, self.snapshot_tree = started
         else:
-            self.corpus_tree = digest_tree(self.corpus)
-            self.snapshot_tree = digest_tree(snapshot_root())
+            self.scans = (scan(self.corpus), scan(snapshot_root()))
+            self.corpus_tree, self.snapshot_tree = (found.digests for found in self.scans)
         self.collected: list[str] | None = None
         divergences_file = given.path("known_divergences")
         self.divergences: dict[str, Divergence] = (
@@ -143,9 +146,11 @@ class ConformanceRun:
     def corpus_changes(self) -> list[str]:
         """Every file of the corpus or the snapshots that differs from the start of the run
         (the snapshots are left out with --snapshot-update: rewriting them is its job)."""
-        found = changes(self.corpus_tree, digest_tree(self.corpus), str(self.corpus))
+        corpus, snapshots = self.scans or (None, None)
+        found = changes(self.corpus_tree, scan(self.corpus, corpus).digests, str(self.corpus))
         if not self.config.getoption("update_snapshots", default=False):
-            found += changes(self.snapshot_tree, digest_tree(snapshot_root()), str(snapshot_root()))
+            now = scan(snapshot_root(), snapshots).digests
+            found += changes(self.snapshot_tree, now, str(snapshot_root()))
         return found
 
     def run_case(self, case: Case, record_property: Callable[[str, object], None]) -> None:

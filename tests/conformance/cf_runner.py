@@ -56,6 +56,11 @@ def run(pytester: pytest.Pytester, root: Path, snaps: Path, *args: str) -> pytes
         "--conformance",
         "-p",
         "no:cacheprovider",
+        # These runs have no property tests, and Hypothesis's plugin costs about 1.7 s a start
+        # here (its terminal summary imports the whole package); `rebootspec run` leaves it out
+        # too (conformance/suite/pytest.ini).
+        "-p",
+        "no:hypothesispytest",
         "--conformance-corpus",
         str(root),
         "--conformance-snapshots",

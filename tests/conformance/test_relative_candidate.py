@@ -83,7 +83,9 @@ def test_plain_pytest_finds_a_relative_candidate(tmp_path: Path) -> None:
     options = ["--candidate", "./bin/mytool", "--conformance-corpus", str(root)]
     options += ["--conformance-snapshots", str(snaps)]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *options],
+        # No Hypothesis plugin: no property test here, and it costs seconds a start (cf_runner).
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest"]
+        + ["-q", *options],
         cwd=home,
         capture_output=True,
         text=True,
