@@ -42,7 +42,8 @@ PATH = b"/home/dev/"  # the user folder of every path the models write
 SECRETS = st.text(string.ascii_letters + string.digits, min_size=6, max_size=24).map(
     lambda text: f"Qz{text}9"
 )
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The profile decides how many examples (tests/conftest.py: 30 in CI, more in `dev`, `nightly`).
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @contextlib.contextmanager

@@ -227,8 +227,8 @@ def test_the_read_is_bounded(tmp_path: Path) -> None:
     assert count(base / "h_b.md").reboots == 1
 
 
-@settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+@settings(  # the profile decides how many examples (tests/conftest.py)
+    deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(st.data())
 def test_damaged_files_get_an_answer_or_a_rejection(tmp_path: Path, data: st.DataObject) -> None:
