@@ -75,6 +75,10 @@ def test_run_finds_a_relative_candidate_on_every_worker(tmp_path: Path) -> None:
     assert f"{len(kit.SESSIONS)} passed" in done.stdout
 
 
+# No Hypothesis plugin: no property test here, and it costs seconds a start (cf_runner).
+QUIET_PYTEST = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q")
+
+
 def test_plain_pytest_finds_a_relative_candidate(tmp_path: Path) -> None:
     home = tool_folder(tmp_path)
     root, snaps = tmp_path / "fixtures", tmp_path / "snaps"
@@ -83,9 +87,7 @@ def test_plain_pytest_finds_a_relative_candidate(tmp_path: Path) -> None:
     options = ["--candidate", "./bin/mytool", "--conformance-corpus", str(root)]
     options += ["--conformance-snapshots", str(snaps)]
     done = subprocess.run(
-        # No Hypothesis plugin: no property test here, and it costs seconds a start (cf_runner).
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest"]
-        + ["-q", *options],
+        [sys.executable, "-m", "pytest", *QUIET_PYTEST, *options],
         cwd=home,
         capture_output=True,
         text=True,
