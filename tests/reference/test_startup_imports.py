@@ -49,6 +49,7 @@ FORBIDDEN = {
     "importlib",
     "warnings",
     "signal",
+    "datetime",
     "threading",
     "tomllib",
     "sqlite3",
@@ -69,7 +70,6 @@ def added_by(module: str) -> set[str]:
 # The standard library's modules each path adds (C modules where the name says so).
 PLAIN = {"__future__", "_json"}  # annotations; smalljson's scanner
 VSCODE = PLAIN | {"_md5"}  # CNT-3: a summary's md5
-TIMESTAMPS = PLAIN | added_by("datetime")  # pi (PIA-6), Copilot CLI (CPL-6): instants
 # A lookup by id matches the store table's file-name patterns, regular expressions: `re` and
 # what it imports (about 4 ms at rest; issue 45 leaves it, benchmarks/README.md says why).
 STORE_LOOKUP = PLAIN | added_by("re")
@@ -165,11 +165,11 @@ def tiny_vscode(folder: Path) -> Path:
 
 COUNT_CASES = {  # host: (corpus case, its input, the modules its count adds)
     "codex": ("V8MB", "session.jsonl", PLAIN),
-    "pi": ("WVNH", "session.jsonl", TIMESTAMPS),
+    "pi": ("WVNH", "session.jsonl", PLAIN),  # a stamp is read only for a copy (PIA-5)
     "claude-code": ("446W", "session.jsonl", PLAIN),
     "gemini-cli": ("29EA", "session.jsonl", PLAIN),
     "qwen-code": ("2NNN", "session.jsonl", PLAIN),
-    "copilot-cli": ("28PK", "session.jsonl", TIMESTAMPS),
+    "copilot-cli": ("28PK", "session.jsonl", PLAIN),  # toISOString stamps: text (CPL-6)
     "cline": ("379J", "input/1795813459932", PLAIN),
     "basic-agent-chat-loop": ("2QKE", "input/harvest_20261125_034841.md", PLAIN),
 }
@@ -195,7 +195,7 @@ def test_whoami_by_the_session_file(tree: Path, home: Path) -> None:
     env = {"PI_SESSION_FILE": str(session), "PI_SESSION_ID": PI_ID}
     modules, out = imported(tree, home, ["whoami", "--field", "reboots"], env)
     assert out.strip() == "1"  # WVNH's plan: one reboot
-    assert outside(modules) == TIMESTAMPS
+    assert outside(modules) == PLAIN
 
 
 def test_hook_with_its_transcript(tree: Path, home: Path) -> None:
@@ -218,16 +218,13 @@ def test_whoami_by_id(tree: Path, home: Path) -> None:
     assert rows == {"rebootspec.reference.hosts.codex.stores"}  # only the asked host's rows
 
 
-@pytest.mark.parametrize(
-    "expected", [PLAIN, VSCODE, TIMESTAMPS], ids=["plain", "vscode", "timestamps"]
-)
+@pytest.mark.parametrize("expected", [PLAIN, VSCODE], ids=["plain", "vscode"])
 def test_the_pinned_sets_hold_nothing_forbidden(expected: set[str]) -> None:
     assert not expected & FORBIDDEN
 
 
-def test_datetime_and_re_are_what_they_were_measured_as() -> None:
-    """On the Python of the measurement (3.11) the sets are these; elsewhere `added_by` says."""
+def test_re_is_what_it_was_measured_as() -> None:
+    """On the Python of the measurement (3.11) the set is this; elsewhere `added_by` says."""
     if sys.version_info[:2] != (3, 11):
         pytest.skip("the standard library's own imports differ between versions")
-    assert added_by("datetime") == {"datetime", "_datetime", "operator", "_operator", "math"}
     assert "re" in STORE_LOOKUP and "enum" in STORE_LOOKUP
