@@ -10,7 +10,7 @@ on first need), exactly as before. `before` compares two either way.
 
 Which strings are instants is `datetime.fromisoformat`'s decision (an aware result; None for
 anything it refuses or a time without an offset); the shortcut only accepts what it accepts.
-`tests/reference/test_instants.py` proves both with Hypothesis: every string the shortcut keeps
+`tests/properties/test_instants.py` proves both with Hypothesis: every string the shortcut keeps
 is one `fromisoformat` reads as an aware instant, and two of them compare as their instants do.
 """
 

@@ -70,9 +70,6 @@ def added_by(module: str) -> set[str]:
 # The standard library's modules each path adds (C modules where the name says so).
 PLAIN = {"__future__", "_json"}  # annotations; smalljson's scanner
 VSCODE = PLAIN | {"_md5"}  # CNT-3: a summary's md5
-# A lookup by id matches the store table's file-name patterns, regular expressions: `re` and
-# what it imports (about 4 ms at rest; issue 45 leaves it, benchmarks/README.md says why).
-STORE_LOOKUP = PLAIN | added_by("re")
 
 CODEX_ID = "019c1a2b-3c4d-7e5f-8a9b-0c1d2e3f4a5b"
 PI_ID = "7eb0cddb-8209-448f-8553-6181b3013229"
@@ -208,12 +205,12 @@ def test_hook_with_its_transcript(tree: Path, home: Path) -> None:
 
 
 def test_whoami_by_id(tree: Path, home: Path) -> None:
-    """A lookup by id walks the store table, whose file-name rules are regular expressions:
-    `re` and its imports, and nothing else (no orjson, no dataclasses, no typing)."""
+    """A lookup by id walks the asked host's stores and matches the names by the table's
+    patterns in plain Python (core/namematch.py): no `re`, no other host's rows."""
     env = {"CODEX_THREAD_ID": CODEX_ID}
     modules, out = imported(tree, home, ["whoami", "--field", "reboots"], env)
     assert out.strip() == "1"
-    assert outside(modules) == STORE_LOOKUP
+    assert outside(modules) == PLAIN
     rows = {name for name in modules if name.endswith(".stores") and ".hosts." in name}
     assert rows == {"rebootspec.reference.hosts.codex.stores"}  # only the asked host's rows
 
@@ -221,10 +218,3 @@ def test_whoami_by_id(tree: Path, home: Path) -> None:
 @pytest.mark.parametrize("expected", [PLAIN, VSCODE], ids=["plain", "vscode"])
 def test_the_pinned_sets_hold_nothing_forbidden(expected: set[str]) -> None:
     assert not expected & FORBIDDEN
-
-
-def test_re_is_what_it_was_measured_as() -> None:
-    """On the Python of the measurement (3.11) the set is this; elsewhere `added_by` says."""
-    if sys.version_info[:2] != (3, 11):
-        pytest.skip("the standard library's own imports differ between versions")
-    assert "re" in STORE_LOOKUP and "enum" in STORE_LOOKUP
