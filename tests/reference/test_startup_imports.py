@@ -195,6 +195,22 @@ def test_whoami_by_the_session_file(tree: Path, home: Path) -> None:
     assert outside(modules) == PLAIN
 
 
+def test_whoami_by_the_session_file_alone(tree: Path, home: Path) -> None:
+    """PI_SESSION_FILE without PI_SESSION_ID: the id is in the file's name, read from pi's own
+    rows only when the answer shows it (not for `--field reboots`)."""
+    session = next((home / ".pi").rglob("*.jsonl"))
+    env = {"PI_SESSION_FILE": str(session)}
+    modules, out = imported(tree, home, ["whoami", "--field", "reboots"], env)
+    assert out.strip() == "1"
+    assert outside(modules) == PLAIN
+    assert not {name for name in modules if name.endswith("stores")}
+    modules, out = imported(tree, home, ["whoami"], env)
+    assert json.loads(out)["id"] == PI_ID
+    assert outside(modules) == PLAIN
+    rows = {name for name in modules if name.endswith("stores")}
+    assert rows == {"rebootspec.reference.hosts.pi.stores"}  # no other host's rows
+
+
 def test_hook_with_its_transcript(tree: Path, home: Path) -> None:
     """A Codex or Claude Code hook names the transcript: counted without a lookup (WHO-4)."""
     rollout = next((home / ".codex").rglob("*.jsonl"))
