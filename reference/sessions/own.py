@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from ..core.host import Host
+
 # WHO-5: another session file written within this many seconds of the newest one makes the
 # guess ambiguous (a subagent's rollout, a second window in the same folder).
 GUESS_MARGIN = 10.0
@@ -66,7 +68,7 @@ class Own:
         source: str,
         in_store: str | None = None,
         guessed: bool = False,
-        named_by: Any = None,
+        named_by: Host | None = None,
     ) -> None:
         self.host = host
         self._id = ident
@@ -79,6 +81,7 @@ class Own:
     @property
     def id(self) -> str:
         if self._id is None:
+            assert self.named_by is not None  # every Own without an id says whose file it is
             self._id = name_id(self.named_by, self.file)
         return self._id
 
@@ -86,7 +89,7 @@ class Own:
         return {"host": self.host, "id": self.id, "file": self.file, "source": self.source}
 
 
-def name_id(host: Any, path: str) -> str:
+def name_id(host: Host, path: str) -> str:
     """The id a session file's name carries ("" when none): by the rows of the host that named
     it, else by the whole table's rule (`stores.session_id`: a name of another shape, a VS
     Code-like `<id>.jsonl`). Only that host's rows module is read for a name of its own shape.
