@@ -234,3 +234,43 @@ def test_whoami_by_id(tree: Path, home: Path) -> None:
 @pytest.mark.parametrize("expected", [PLAIN, VSCODE], ids=["plain", "vscode"])
 def test_the_pinned_sets_hold_nothing_forbidden(expected: set[str]) -> None:
     assert not expected & FORBIDDEN
+
+
+COLLECTIONS = """
+import gc, sys
+runs = []  # (generation, the young threshold then) of every collection
+gc.callbacks.append(
+    lambda phase, info: runs.append((info["generation"], gc.get_threshold()[0]))
+    if phase == "start"
+    else 0
+)
+from rebootspec.conformance.cli import main
+sys.argv = ["rebootspec", *sys.argv[1:]]
+del runs[:]  # the entry module's own imports are before the program starts
+code = main()  # as the console script calls it: the program (endings.program)
+sys.stdout.flush()
+older = sum(1 for generation, _ in runs if generation > 0)
+tuned = sum(1 for _, young in runs if young > 700)
+sys.stderr.write(f"\\nCOLLECTIONS {older} {tuned} FROZEN {gc.get_freeze_count()}\\n")
+sys.exit(code)
+"""
+
+
+def test_the_program_runs_without_a_garbage_collection(tree: Path, home: Path) -> None:
+    """The console script's `whoami` on a small file: no collection of the older generations
+    (2 ms each), none at all once the program has started (endings.program), and every object
+    frozen at its end so the interpreter's last collection skips them: the collector was a
+    tenth of a small `whoami`'s time."""
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", COLLECTIONS, "whoami", "--field", "reboots"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"HOME": str(home), "PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(tree)}
+        | {"CODEX_THREAD_ID": CODEX_ID},
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (0, "1\n"), done.stderr[-2000:]
+    older, tuned, _, frozen = done.stderr.rpartition("\nCOLLECTIONS ")[2].split()
+    assert (int(older), int(tuned)) == (0, 0), done.stderr[-500:]
+    assert int(frozen) > 1000  # the modules, functions and classes of the run
