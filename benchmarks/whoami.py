@@ -8,17 +8,21 @@ time over the bare Python run just before it, and the table prints the median of
 with their spread (the middle half of the rounds, and the least and most), with the best and
 median milliseconds. A ratio, never pass/fail: no timed test.
 
-Measure an installed wheel (`tox -e bench-startup` installs one), never an editable install:
-its import hook (`__editable___*_finder`) imports pathlib and `re` into every process, bare
-Python's too, so the ratios would flatter. The run says which it measured.
+Measure an installed wheel, never an editable install: its import hook (`__editable___*_finder`)
+imports pathlib and `re` into every process, bare Python's too, so the ratios would flatter.
+`--fresh-venv` (what `tox -e bench-startup` runs) builds a wheel of this checkout, installs it
+into a new virtual environment whose pip is first upgraded to the current release, and measures
+there: the console script is the one today's pip writes. pip 23.2's script imported `re` (its
+`sys.argv[0]` clean-up was a `re.sub`), 26.3's does not; the run prints the pip version and
+whether the script imports `re` (from `-X importtime` of the script's `whoami`, whose own path
+imports none: tests/reference/test_startup_imports.py).
 
 The sessions are corpus cases copied into a private fake home (Codex by `CODEX_THREAD_ID`, the
 id looked up in the stores; pi by `PI_SESSION_FILE`, no lookup; a Codex hook's JSON naming the
-rollout), the way a host's shell tool or hook calls them. `rebootspec` is the console script an
-installer writes; pip's script imports `re` itself, so `python -m rebootspec.reference count` is
-measured too (that one pays `runpy`'s imports instead).
+rollout), the way a host's shell tool or hook calls them. `python -m rebootspec.reference
+count` is measured too (it pays `runpy`'s imports instead of the script's).
 
-    python -m benchmarks.whoami [--rounds 20]
+    python -m benchmarks.whoami [--rounds 20] [--fresh-venv]
 """
 
 from __future__ import annotations
@@ -101,6 +105,50 @@ def installed_how() -> str:
     return "an installed wheel (no editable import hook)"
 
 
+def pip_version() -> str:
+    """The version of the pip beside this Python (the one that wrote the console script)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pip")
+    except PackageNotFoundError:
+        return "none"
+
+
+def script_imports_re(argv: list[str], env: dict[str, str]) -> str:
+    """Whether the console script imports `re`, by `-X importtime` of its `whoami` (whose own
+    path imports none, so any `re` is the script's)."""
+    if argv[0] == sys.executable:
+        return "no console script beside this Python (measured `python -m` instead)"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv], capture_output=True, text=True, env=env
+    )
+    names = {line.rpartition("|")[2].strip() for line in done.stderr.splitlines()}
+    return "yes" if "re" in names else "no"
+
+
+def fresh_venv(rounds: int) -> int:
+    """Build a wheel of this checkout, install it into a new venv with pip upgraded to the
+    current release, and run this benchmark there."""
+    with tempfile.TemporaryDirectory(prefix="whoami-venv-") as folder:
+        place = Path(folder)
+        wheels = place / "wheels"
+        print("building the wheel, and a venv with the current pip (from PyPI) ...", flush=True)
+        python = str(place / "venv" / ("Scripts" if os.name == "nt" else "bin") / "python")
+        steps = [
+            [sys.executable, "-m", "pip", "-q", "wheel", "--no-deps", "-w", str(wheels), str(ROOT)],
+            [sys.executable, "-m", "venv", str(place / "venv")],
+            [python, "-m", "pip", "-q", "install", "-U", "pip"],
+        ]
+        for step in steps:
+            subprocess.run(step, check=True, stdout=subprocess.DEVNULL)
+        wheel = next(wheels.glob("rebootspec-*.whl"))
+        install = [python, "-m", "pip", "-q", "install", str(wheel)]
+        subprocess.run(install, check=True, stdout=subprocess.DEVNULL)
+        measured = [python, "-m", "benchmarks.whoami", "--rounds", str(rounds)]
+        return subprocess.run(measured, cwd=ROOT, check=False).returncode
+
+
 def timed(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> float:
     started = time.perf_counter()
     done = subprocess.run(argv, input=stdin, capture_output=True, check=False, env=env)
@@ -122,7 +170,14 @@ def spread(values: list[float]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument(
+        "--fresh-venv",
+        action="store_true",
+        help="measure a wheel of this checkout in a new venv with the current pip (PyPI)",
+    )
     args = parser.parse_args(argv)
+    if args.fresh_venv:
+        return fresh_venv(args.rounds)
     with tempfile.TemporaryDirectory(prefix="whoami-bench-") as folder:
         home = Path(folder)
         chosen = commands(home, *fake_home(home))
@@ -130,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         ratios: dict[str, list[float]] = {name: [] for name in chosen}
         for command, env, stdin in chosen.values():  # warm the file cache and the bytecode
             timed(command, env, stdin)
+        script, script_env, _ = chosen["rebootspec whoami (CODEX_THREAD_ID)"]
+        imports_re = script_imports_re(script, script_env)
         load = os.getloadavg()[0]
         for _ in range(args.rounds):
             floor = 0.0
@@ -141,6 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"whole processes, {args.rounds} rounds interleaved; load {load:.1f} before, "
         f"{os.getloadavg()[0]:.1f} after; {installed_how()}"
+    )
+    print(
+        f"python {sys.version.split()[0]}, pip {pip_version()}; "
+        f"the console script imports re: {imports_re}"
     )
     head = "ratio: median [middle half] (min-max)"
     print(f"  {'command':<40} {'best ms':>8} {'median':>8}  {head}")
