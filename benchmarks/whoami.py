@@ -3,10 +3,11 @@ Python.
 
 A status line or a hook calls these on every render or every turn, so the target (issues #34,
 #45) is at most 2x `python -c pass`, start-up included. Measured in one run, interleaved round by
-round (a busy machine slows every command alike), paired: each round's ratio is the command's
-time over the bare Python run just before it, and the table prints the median of those ratios
-with their spread (the middle half of the rounds, and the least and most), with the best and
-median milliseconds. A ratio, never pass/fail: no timed test.
+round (a busy machine slows every command alike), paired: each run of a command is timed right
+after a run of bare Python, its ratio is the one over the other, and the table prints the median
+of those ratios with their spread (the middle half of the rounds, and the least and most), with
+the best and median milliseconds. A ratio, never pass/fail: no timed test. `--against PYTHON`
+measures another install too (a venv of the last release's wheel), in the same rounds.
 
 Measure an installed wheel, never an editable install: its import hook (`__editable___*_finder`)
 imports pathlib and `re` into every process, bare Python's too, so the ratios would flatter.
@@ -22,7 +23,7 @@ id looked up in the stores; pi by `PI_SESSION_FILE`, no lookup; a Codex hook's J
 rollout), the way a host's shell tool or hook calls them. `python -m rebootspec.reference
 count` is measured too (it pays `runpy`'s imports instead of the script's).
 
-    python -m benchmarks.whoami [--rounds 20] [--fresh-venv]
+    python -m benchmarks.whoami [--rounds 20] [--fresh-venv] [--against PYTHON]
 """
 
 from __future__ import annotations
@@ -62,18 +63,22 @@ def fake_home(folder: Path) -> tuple[Path, Path]:
 
 
 def commands(
-    home: Path, rollout: Path, session: Path
+    home: Path, rollout: Path, session: Path, python: str | None = None
 ) -> dict[str, tuple[list[str], dict[str, str], bytes]]:
-    """name: (argv, environment, stdin) of each command, bare Python's first."""
+    """name: (argv, environment, stdin) of each command, bare Python's first; of this Python's
+    install, or of the one `python` names (its console script beside it)."""
     base = {k: v for k, v in ENV.items() if not k.startswith(("CODEX_", "PI_", "CLAUDE_"))}
     base["HOME"] = str(home)
-    rebootspec = entry_point()
+    python = python or sys.executable
+    rebootspec = (
+        entry_point() if python == sys.executable else [str(Path(python).parent / "rebootspec")]
+    )
     hook = orjson.dumps({"session_id": CODEX_ID, "transcript_path": str(rollout)})
     listed = {
-        "python -c pass": ([sys.executable, "-c", "pass"], base),
+        "python -c pass": ([python, "-c", "pass"], base),
         "rebootspec count (codex rollout)": ([*rebootspec, "count", str(rollout)], base),
         "python -m rebootspec.reference count": (
-            [sys.executable, "-m", "rebootspec.reference", "count", str(rollout)],
+            [python, "-m", "rebootspec.reference", "count", str(rollout)],
             base,
         ),
         "rebootspec whoami (CODEX_THREAD_ID)": (
@@ -127,7 +132,7 @@ def script_imports_re(argv: list[str], env: dict[str, str]) -> str:
     return "yes" if "re" in names else "no"
 
 
-def fresh_venv(rounds: int) -> int:
+def fresh_venv(rounds: int, against: str | None) -> int:
     """Build a wheel of this checkout, install it into a new venv with pip upgraded to the
     current release, and run this benchmark there."""
     with tempfile.TemporaryDirectory(prefix="whoami-venv-") as folder:
@@ -146,6 +151,7 @@ def fresh_venv(rounds: int) -> int:
         install = [python, "-m", "pip", "-q", "install", str(wheel)]
         subprocess.run(install, check=True, stdout=subprocess.DEVNULL)
         measured = [python, "-m", "benchmarks.whoami", "--rounds", str(rounds)]
+        measured += ["--against", against] if against else []
         return subprocess.run(measured, cwd=ROOT, check=False).returncode
 
 
@@ -175,41 +181,64 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="measure a wheel of this checkout in a new venv with the current pip (PyPI)",
     )
+    parser.add_argument(
+        "--against",
+        metavar="PYTHON",
+        help="also measure the rebootspec installed for this Python (e.g. a venv with the "
+        "last release's wheel), interleaved in the same rounds: a before and after",
+    )
     args = parser.parse_args(argv)
     if args.fresh_venv:
-        return fresh_venv(args.rounds)
+        return fresh_venv(args.rounds, args.against)
     with tempfile.TemporaryDirectory(prefix="whoami-bench-") as folder:
         home = Path(folder)
-        chosen = commands(home, *fake_home(home))
-        times: dict[str, list[float]] = {name: [] for name in chosen}
-        ratios: dict[str, list[float]] = {name: [] for name in chosen}
-        for command, env, stdin in chosen.values():  # warm the file cache and the bytecode
-            timed(command, env, stdin)
+        files = fake_home(home)
+        chosen = commands(home, *files)
         script, script_env, _ = chosen["rebootspec whoami (CODEX_THREAD_ID)"]
         imports_re = script_imports_re(script, script_env)
-        load = os.getloadavg()[0]
-        for _ in range(args.rounds):
-            floor = 0.0
-            for name, (command, env, stdin) in chosen.items():
-                elapsed = timed(command, env, stdin)
-                floor = floor or elapsed
-                times[name].append(elapsed)
-                ratios[name].append(elapsed / floor)
-    print(
-        f"whole processes, {args.rounds} rounds interleaved; load {load:.1f} before, "
-        f"{os.getloadavg()[0]:.1f} after; {installed_how()}"
-    )
+        if args.against:
+            other = commands(home, *files, python=args.against)
+            del other["python -c pass"]  # one bare Python: this one
+            chosen |= {f"{name} [against]": spec for name, spec in other.items()}
+        times, ratios = measured(chosen, args.rounds)
+    print(f"whole processes, {args.rounds} rounds interleaved; {installed_how()}")
     print(
         f"python {sys.version.split()[0]}, pip {pip_version()}; "
         f"the console script imports re: {imports_re}"
     )
-    head = "ratio: median [middle half] (min-max)"
-    print(f"  {'command':<40} {'best ms':>8} {'median':>8}  {head}")
+    if args.against:
+        print(f"[against]: the rebootspec installed for {args.against}")
+    head = "ratio to the bare run just before: median [middle half] (min-max)"
+    print(f"  {'command':<50} {'best ms':>8} {'median':>8}  {head}")
     for name, values in times.items():
         best, median = min(values) * 1000, statistics.median(values) * 1000
-        print(f"  {name:<40} {best:8.1f} {median:8.1f}  {spread(ratios[name])}")
+        print(f"  {name:<50} {best:8.1f} {median:8.1f}  {spread(ratios[name])}")
     print(f"  (rebootspec: {' '.join(entry_point())}; target: at most 2x, issues #34, #45)")
     return 0
+
+
+Spec = tuple[list[str], dict[str, str], bytes]
+
+
+def measured(
+    chosen: dict[str, Spec], rounds: int
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Each command's times, and their ratios to a bare Python run made just before each (so
+    that a load that changes within a round changes both sides of a ratio alike)."""
+    bare = next(iter(chosen.values()))  # `python -c pass`
+    times: dict[str, list[float]] = {name: [] for name in chosen}
+    ratios: dict[str, list[float]] = {name: [] for name in chosen}
+    for command, env, stdin in chosen.values():  # warm the file cache and the bytecode
+        timed(command, env, stdin)
+    load = os.getloadavg()[0]
+    for _ in range(rounds):
+        for name, (command, env, stdin) in chosen.items():
+            floor = timed(*bare)
+            elapsed = timed(command, env, stdin)
+            times[name].append(elapsed)
+            ratios[name].append(elapsed / floor)
+    print(f"load {load:.1f} before, {os.getloadavg()[0]:.1f} after")
+    return times, ratios
 
 
 if __name__ == "__main__":
