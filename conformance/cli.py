@@ -160,9 +160,11 @@ def overview() -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand; Ctrl-C, SIGTERM and SIGHUP end it with one line and its private
     files removed (reference/core/endings.py)."""
-    from ..reference.core.endings import guarded
+    from ..reference.core.endings import guarded, program
 
-    return guarded(lambda: _dispatch(list(sys.argv[1:] if argv is None else argv)))
+    if argv is None:  # the program itself (the console script): the collector tuned for it
+        return program(lambda: _dispatch(sys.argv[1:]))
+    return guarded(lambda: _dispatch(list(argv)))
 
 
 def unknown_subcommand(word: str) -> str:

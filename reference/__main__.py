@@ -3,6 +3,6 @@
 import sys
 
 from .cli import main
-from .core.endings import guarded
+from .core.endings import program
 
-sys.exit(guarded(lambda: main(sys.argv[1:])))
+sys.exit(program(lambda: main(sys.argv[1:])))

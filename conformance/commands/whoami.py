@@ -238,8 +238,9 @@ def _answer(own: Own, options: Options, out: TextIO, err: TextIO) -> int:
         if options.field is not None:  # a bare member has no room for it: told on stderr
             err.write(f"warning: {guessed.code}: {guessed.message}\n")
     answer = result.to_json()
-    for key, value in own.to_json().items():
-        answer.setdefault(key, value)  # the answer's own `host` (its content's) comes first
+    if options.field is None or options.field not in answer:  # else the session's are unread
+        for key, value in own.to_json().items():
+            answer.setdefault(key, value)  # the answer's own `host` (its content's) comes first
     text = _render(answer, options.field)
     if text is None:
         err.write(f"usage error: --field {options.field!r}: the answer has {', '.join(answer)}\n")

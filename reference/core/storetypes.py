@@ -12,15 +12,15 @@ from .plain import Frozen
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every whoami
 if TYPE_CHECKING:
-    import re
     from collections.abc import Callable, Mapping
 
 # Our own override of VS Code's user data folder, the way `code --user-data-dir DIR` moves it:
 # one folder or several separated by os.pathsep; when set, nothing else is looked at for VS Code.
 VSCODE_USER_DATA_ENV = "REBOOTSPEC_VSCODE_USER_DATA_DIR"
 
-# (Frozen plain classes, not dataclasses, and the name patterns kept as text until a name is
-# matched: `whoami` reads this table, and `dataclasses` and `re` cost more start-up than it.)
+# (Frozen plain classes, not dataclasses, and the name patterns matched by plain functions,
+# core/namematch.py: `whoami` reads this table, and `dataclasses` and `re` cost more start-up
+# than it.)
 
 
 class Base(Frozen):
@@ -80,11 +80,21 @@ class Store(Frozen):
         # names another host could also write (a UUID `.jsonl` is VS Code's and Claude Code's).
         self.distinct = distinct
 
-    def fullmatch(self, name: str) -> re.Match[str] | None:
-        """`pattern` matched against a whole file name (compiled on first use; `re` caches)."""
+    def fullmatch(self, name: str) -> dict[str, str] | None:
+        """`pattern` matched against a whole file name: {"id": the group `id`}, or None.
+
+        By the pattern's plain matcher (core/namematch.py, proven equal to it), so that a
+        lookup by id never imports `re`; a pattern without one is matched by `re`."""
+        from .namematch import MATCHERS
+
+        matcher = MATCHERS.get(self.pattern)
+        if matcher is not None:
+            ident = matcher(name)
+            return None if ident is None else {"id": ident}
         import re
 
-        return re.fullmatch(self.pattern, name)
+        match = re.fullmatch(self.pattern, name)
+        return None if match is None else {"id": match["id"]}
 
 
 class Root(Frozen):

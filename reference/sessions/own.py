@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from ..core.host import Host
+
 # WHO-5: another session file written within this many seconds of the newest one makes the
 # guess ambiguous (a subagent's rollout, a second window in the same folder).
 GUESS_MARGIN = 10.0
@@ -51,28 +53,58 @@ def shown(text: str) -> str:
 
 class Own:
     """The calling session: its host's key, id, file, what named it (`source`), and the session
-    to count inside the file when the file is a store of many (opencode)."""
+    to count inside the file when the file is a store of many (opencode).
 
-    __slots__ = ("file", "guessed", "host", "id", "in_store", "source")
+    An id given as None is the one the file's name carries, read from the store table only when
+    asked for (`id`): `whoami --field reboots` of a file a host named never reads the table."""
+
+    __slots__ = ("_id", "file", "guessed", "host", "in_store", "named_by", "source")
 
     def __init__(
         self,
         host: str,
-        ident: str,
+        ident: str | None,
         file: str,
         source: str,
         in_store: str | None = None,
         guessed: bool = False,
+        named_by: Host | None = None,
     ) -> None:
         self.host = host
-        self.id = ident
+        self._id = ident
         self.file = file
         self.source = source
         self.in_store = in_store
         self.guessed = guessed
+        self.named_by = named_by  # the Host whose rows read the name, when `ident` is None
+
+    @property
+    def id(self) -> str:
+        if self._id is None:
+            assert self.named_by is not None  # every Own without an id says whose file it is
+            self._id = name_id(self.named_by, self.file)
+        return self._id
 
     def to_json(self) -> dict[str, str]:
         return {"host": self.host, "id": self.id, "file": self.file, "source": self.source}
+
+
+def name_id(host: Host, path: str) -> str:
+    """The id a session file's name carries ("" when none): by the rows of the host that named
+    it, else by the whole table's rule (`stores.session_id`: a name of another shape, a VS
+    Code-like `<id>.jsonl`). Only that host's rows module is read for a name of its own shape.
+    For the hosts that name a file (pi's variable; the hook transcripts of Codex, Claude Code,
+    Gemini CLI and Qwen Code) both give the same id (tests/sessions/test_name_id.py)."""
+    name = os.path.basename(path)
+    _, rows = host.stores()
+    for store in rows:
+        match = None if store.within else store.fullmatch(name)
+        if match is not None:
+            return match["id"]
+    from .stores import session_id
+
+    named = session_id(name)
+    return named[1] if named is not None else ""
 
 
 def from_environment(env: Mapping[str, str], only: str | None = None) -> Own:
@@ -141,13 +173,9 @@ def _from_file(host: Any, path: str, source: str, env: Mapping[str, str]) -> Own
             [f"{host.key}: {host.identity.how}"],
         )
     given = [env.get(name, "") for name, kind in host.identity.variables if kind != FILE]
-    ident = next((value.strip() for value in given if value.strip()), "")
-    if not ident:  # the id its name carries (the store table is read only then)
-        from .stores import session_id
-
-        named = session_id(os.path.basename(path))
-        ident = named[1] if named is not None else ""
-    return Own(host.key, ident, os.path.abspath(path), source)
+    ident = next((value.strip() for value in given if value.strip()), None)
+    # None: the id its name carries, read from the store table only if the answer shows it
+    return Own(host.key, ident, os.path.abspath(path), source, named_by=host)
 
 
 def _detected(path: str) -> Any:
@@ -223,12 +251,9 @@ def _transcript(path: str, sid: str) -> Own | None:
     name = os.path.basename(path).lower()
     if not host.identity.hook_transcript or (sid and sid[:8].lower() not in name):
         return None
-    if not sid:  # the id the file's name carries (the store table's rule), never the name
-        from .stores import session_id
-
-        named = session_id(os.path.basename(path))
-        sid = named[1] if named is not None else ""
-    return Own(host.key, sid, os.path.abspath(path), "hook:transcript_path")
+    # No session_id: the id the file's name carries (the store table's rule), never the name;
+    # read only if the answer shows it.
+    return Own(host.key, sid or None, os.path.abspath(path), "hook:transcript_path", named_by=host)
 
 
 def _hook_advice() -> str:

@@ -12,15 +12,16 @@ VS Code's Agent Host, which writes this format (CPL-11).
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from ...core.answer import RecordCount
 from ...core.errors import Notice
+from ...core.instants import before, instant
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
+
+    from ...core.instants import Instant
 
 HOST = "copilot-cli"
 START = "session.start"
@@ -63,7 +64,7 @@ class Session:
     def __init__(self) -> None:
         self.records = 0
         self.version: str | None = None
-        self.start: datetime | None = None  # the first session.start's instant (CPL-6)
+        self.start: Instant | None = None  # the first session.start's instant (CPL-6)
         self.in_run = False  # CPL-6: inside the run of events older than the start
         self.pending: list[dict[str, Any]] = []  # applied compactions of that run
         self.own: list[dict[str, Any]] = []
@@ -85,8 +86,8 @@ class Session:
         data = data if isinstance(data, dict) else {}
         main = value.get("agentId") is None  # CPL-5: absent or null: the main agent
         if self.in_run:
-            stamp = _instant(value.get("timestamp"))
-            if stamp is None or self.start is None or stamp >= self.start:
+            stamp = instant(value.get("timestamp"))
+            if stamp is None or self.start is None or not before(stamp, self.start):
                 self._end_run(main and kind == INFO and data.get("infoType") == FORK)
         if kind == START and self.start is None and self.records == 1:
             self._take_start(data, value)
@@ -105,7 +106,7 @@ class Session:
         """CPL-1, CPL-6: the version, and the instant a fork's copied run is measured from."""
         version = data.get("copilotVersion")
         self.version = version if isinstance(version, str) else None
-        self.start = _instant(value.get("timestamp"))
+        self.start = instant(value.get("timestamp"))
         self.in_run = self.start is not None
 
     def _take_complete(self, line: int, data: dict[str, Any], main: bool) -> None:
@@ -184,17 +185,6 @@ def count_records(records: Iterable[tuple[int, Any]]) -> CopilotCount:
     for line, value in records:
         session.add(line, value)
     return session.answer()
-
-
-def _instant(value: Any) -> datetime | None:
-    """An ISO 8601 time stamp as an aware instant (CPL-6), or None when it is not one."""
-    if not isinstance(value, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else None
 
 
 def _release(version: str | None) -> tuple[int, int, int] | None:

@@ -20,7 +20,8 @@ import msgspec
 from ...core.answer import RecordCount
 from ...core.errors import Notice
 from ...core.fast import Fallback, depth_limit_holds, record_blocks
-from .reader import COMPANIONS, HOST, _current_path, _instant
+from ...core.instants import before, instant
+from .reader import COMPANIONS, HOST, _current_path
 
 
 class _Entry(msgspec.Struct, gc=False):
@@ -68,8 +69,8 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
     count = RecordCount(host=HOST, reboots=0)
     if not isinstance(header, dict):
         header = {}
-    start = _instant(header.get("timestamp"))
     copied = bool(header.get("parentSession") or header.get("branchedFrom"))
+    start = instant(header.get("timestamp")) if copied else None  # PIA-5 only
     copied = copied and start is not None
     if not copied:
         decoder[0] = _ENTRY
@@ -101,8 +102,8 @@ def count_stream(stream: IO[bytes], notices: list[Notice]) -> RecordCount:
             if entry is None:  # the header, or a record that is not an object
                 continue
             if copied:  # PIA-5
-                stamp = _instant(entry.timestamp)  # a _Stamped: decoded while `copied`
-                copied = stamp is not None and start is not None and stamp < start
+                stamp = instant(entry.timestamp)  # a _Stamped: decoded while `copied`
+                copied = stamp is not None and start is not None and before(stamp, start)
                 if not copied:
                     decoder[0] = _ENTRY
             entry_id = entry.id

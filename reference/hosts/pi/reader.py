@@ -13,14 +13,15 @@ has (PIA-8).
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from ...core.answer import RecordCount
+from ...core.instants import before, instant
 
 TYPE_CHECKING = False  # typing's own flag costs its import, and this runs on every count
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
+
+    from ...core.instants import Instant
 
 HOST = "pi"
 COMPANIONS = frozenset({"branch_summary"})  # PIA-4: summaries that are not compactions
@@ -31,7 +32,7 @@ def count_records(records: Iterable[tuple[int, Any]]) -> RecordCount:
     header: dict[str, Any] | None = None
     count = RecordCount(host=HOST, reboots=0)
     copied = False  # PIA-5: still inside the copied prefix
-    start: datetime | None = None
+    start: Instant | None = None
     parents: dict[str, Any] = {}  # PIA-6: id -> parentId, for the current path
     last_id: str | None = None
     own: list[tuple[int, Any]] = []  # (line, id) of the session's own compactions
@@ -39,15 +40,15 @@ def count_records(records: Iterable[tuple[int, Any]]) -> RecordCount:
         count.records += 1
         if header is None:  # PIA-1: the first value is the header (HST-2 saw it)
             header = value if isinstance(value, dict) else {}
-            start = _instant(header.get("timestamp"))
             copied = bool(header.get("parentSession") or header.get("branchedFrom"))
+            start = instant(header.get("timestamp")) if copied else None  # PIA-5 only
             copied = copied and start is not None
             continue
         if not isinstance(value, dict):
             continue
         if copied:  # PIA-5: the prefix ends at the first entry not older than the header
-            stamp = _instant(value.get("timestamp"))
-            copied = stamp is not None and start is not None and stamp < start
+            stamp = instant(value.get("timestamp"))
+            copied = stamp is not None and start is not None and before(stamp, start)
         entry_id = value.get("id")
         if isinstance(entry_id, str):
             parents[entry_id] = value.get("parentId")
@@ -80,16 +81,3 @@ def _current_path(parents: dict[str, Any], leaf: str | None) -> set[str]:
         path.add(node)
         node = parents.get(node)
     return path
-
-
-def _instant(value: Any) -> datetime | None:
-    """An ISO 8601 time stamp as an aware instant (PIA-5), or None when it is not one."""
-    if not isinstance(value, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        return None
-    return moment
