@@ -277,7 +277,10 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
         version = args.version
         if args.latest:
             try:
-                version = chat_loop.latest() if args.host == "chat-loop" else latest(module.PACKAGE)
+                # A host whose release is another package than the one installed (Kilo's
+                # wrapper) names it RELEASE.
+                release = getattr(module, "RELEASE", module.PACKAGE)
+                version = chat_loop.latest() if args.host == "chat-loop" else latest(release)
             except HarvestError as error:
                 print(f"harvest: {error}", file=sys.stderr)
                 return 1
