@@ -15,7 +15,8 @@ message entry, ``usage`` in compactions), 1.6.0 (the newest, Nov 2026; installab
 opencode: 1.0.0 (JSON storage; the summary is a ``summary: true`` assistant message, no
 compaction part), 1.0.98 (the compaction pair, no ``auto``), 1.1.65 (the last JSON-storage
 release on the registry), 1.2.1 (the first SQLite ``opencode.db`` on the registry), 1.14.41
-(``overflow``, ``tail_start_id``), 1.18.33 (the newest).
+(``overflow``, ``tail_start_id``), 1.18.33 (the wrapper's newest), 1.18.34 (the newest binary,
+Nov 2026, run from ``opencode-linux-x64`` alone: no wrapper of it on the registry).
 Gemini CLI: 0.38.2 (whole-file ``.json`` chats, J0), 0.39.1 (``.jsonl`` without the history, G0),
 0.44.0 (the first to write the compressed history, G1), 0.61.0 (the newest release, Nov 2026).
 The first two record no compression: their rows expect ``E-UNMEASURABLE`` (GEM-7).
@@ -54,7 +55,7 @@ VERSIONS: dict[str, tuple[str, ...]] = {
     ),
     "pi": ("0.30.2", "0.50.7", "0.73.1", "0.82.0", "0.87.1", "1.0.3", "1.5.2", "1.6.0"),
     "gemini": ("0.38.2", "0.39.1", "0.44.0", "0.61.0"),
-    "opencode": ("1.0.0", "1.0.98", "1.1.65", "1.2.1", "1.14.41", "1.18.33"),
+    "opencode": ("1.0.0", "1.0.98", "1.1.65", "1.2.1", "1.14.41", "1.18.33", "1.18.34"),
     "chat-loop": ("1.5.1", "1.6.0", "1.7.0", "1.9.0", "1.10.0"),
     "copilot-cli": ("1.0.60", "1.0.85", "1.0.102"),
     "kilo": ("7.0.33", "7.7.2", "7.7.7", "7.7.9"),
