@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +101,26 @@ def test_a_cached_binary_needs_no_registry_look_up(tmp_path: Path, monkeypatch: 
 
     monkeypatch.setattr(kilo, "published", offline)
     assert kilo.installable("7.7.9") is None
+
+
+@pytest.mark.parametrize(
+    ("code", "out", "err", "said"),
+    [
+        (0, "7.7.9\n", "", True),
+        (1, "", "npm error code E404\nnpm error 404 No match found for version 7.8.1", False),
+        (1, "", "npm error code ENOTFOUND\nnpm error network getaddrinfo ENOTFOUND", None),
+    ],
+)
+def test_a_missing_version_is_told_apart_from_an_unreachable_registry(
+    monkeypatch: Any, code: int, out: str, err: str, said: bool | None
+) -> None:
+    """Only npm's E404 means "not published"; an offline registry must not pass for one (it
+    would make opencode install its bare binary, or Kilo skip a release that exists)."""
+    done = subprocess.CompletedProcess(["npm"], code, stdout=out, stderr=err)
+    monkeypatch.setattr(common.subprocess, "run", lambda *args, **kwargs: done)
+    version = "7.7.9" if said else "7.8.1"
+    if said is None:
+        with pytest.raises(common.HarvestError, match="ENOTFOUND"):
+            common.published(kilo.PACKAGE, version)
+    else:
+        assert common.published(kilo.PACKAGE, version) is said

@@ -120,6 +120,8 @@ def published(package: str, version: str) -> bool:
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         raise HarvestError(f"npm view {package}@{version} failed: {error}") from None
+    if result.returncode != 0 and "E404" not in result.stderr:  # offline, not "no such version"
+        raise HarvestError(f"npm view {package}@{version} failed: {result.stderr.strip()[-200:]}")
     return version in result.stdout.split()
 
 
