@@ -277,7 +277,16 @@ def main(argv: list[str], reference: ReferenceCount | None = None) -> int:
         version = args.version
         if args.latest:
             try:
-                version = chat_loop.latest() if args.host == "chat-loop" else latest(module.PACKAGE)
+                # A host whose release is another package than the one installed (Kilo's
+                # wrapper) names it RELEASE; one with two places to look (opencode's wrapper
+                # and binary) says which is newer (``newest``).
+                release = getattr(module, "RELEASE", module.PACKAGE)
+                if args.host == "chat-loop":
+                    version = chat_loop.latest()
+                elif hasattr(module, "newest"):
+                    version = module.newest()
+                else:
+                    version = latest(release)
             except HarvestError as error:
                 print(f"harvest: {error}", file=sys.stderr)
                 return 1

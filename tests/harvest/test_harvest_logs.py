@@ -139,7 +139,7 @@ def _by_run(host_filter: set[str]) -> dict[Path, list[dict[str, Any]]]:
     return dict(runs)
 
 
-SERVER_RUNS = _by_run({"codex", "pi", "gemini-cli", "copilot-cli", "kilo", "qwen-code"})
+SERVER_RUNS = _by_run({"codex", "pi", "gemini-cli", "copilot-cli", "kilo", "opencode", "qwen-code"})
 CLINE_RUNS = _by_run({"cline"})
 CHAT_LOOP = [e for e in _entries() if e["host"] == "basic-agent-chat-loop" and "no_log" not in e]
 

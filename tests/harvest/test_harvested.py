@@ -219,7 +219,9 @@ def test_curated_files_are_under_two_megabytes_and_sanitised() -> None:
     for host, budget in OWN_BUDGET.items():
         assert sum(path.stat().st_size for path in apart[host]) < budget, host
     rest = [path for path in files if not any(path in own for own in apart.values())]
-    assert sum(path.stat().st_size for path in rest) < 2_100_000  # with Kilo's 20 server logs
+    # With Kilo's 20 server logs, and the Nov 2026 drift check's newest releases (Codex 0.171.0
+    # and pi 1.6.0, an auto and a manual run each: about 200 KB, Codex's prompts most of it).
+    assert sum(path.stat().st_size for path in rest) < 2_300_000
     text = [path for path in files if path.suffix in (".jsonl", ".json", ".md")]
     assert sanitize.scan(text) == []
 

@@ -272,3 +272,34 @@ def test_a_shell_call_fills_what_the_tool_requires_and_long_calls_print_a_lot() 
     assert f"head -c {script.LONG_OUTPUT}" in reply.arguments["command"]
     plain = _chat(("user", "answer with 1 shell tool calls"), tools=("bash",))
     assert script.decide(plain).arguments == {"command": "echo harvest-step-1"}
+
+
+def test_the_drift_check_reaches_a_binary_the_wrapper_has_not_caught_up_with(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Nov 2026: ``opencode-linux-x64`` is at 1.18.34, ``opencode-ai`` still at 1.18.33.
+
+    ``--latest`` must run the newer binary (users of opencode's installer get it), and the
+    install must take the binary package alone, since no wrapper of that version exists."""
+    newest = {opencode.PACKAGE: "1.18.33", opencode.BINARY: "1.18.34"}
+    monkeypatch.setattr(opencode, "latest", lambda package: newest[package])
+    monkeypatch.setattr(opencode, "published", lambda package, version: newest[package] == version)
+    monkeypatch.setattr(opencode, "cache_root", lambda: tmp_path)
+    assert opencode.newest() == "1.18.34"
+    assert opencode.package("1.18.34") == opencode.BINARY
+    assert opencode.package("1.18.33") == opencode.PACKAGE
+    newest[opencode.BINARY] = "1.9.0"  # compared as versions, not as text
+    assert opencode.newest() == "1.18.33"
+
+
+def test_a_cached_install_says_its_package_without_the_registry(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    def offline(package: str, version: str) -> bool:
+        raise AssertionError("asked the registry")
+
+    monkeypatch.setattr(opencode, "published", offline)
+    monkeypatch.setattr(opencode, "cache_root", lambda: tmp_path)
+    (tmp_path / f"{opencode.BINARY}@1.18.34").mkdir()
+    (tmp_path / f"{opencode.BINARY}@1.18.34" / ".complete").write_text("1.18.34\n")
+    assert opencode.package("1.18.34") == opencode.BINARY

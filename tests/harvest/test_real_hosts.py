@@ -67,7 +67,12 @@ def test_a_codex_fork_copies_the_parent_and_adds_its_own(tmp_path: Path) -> None
 @pytest.mark.harvest
 @pytest.mark.parametrize(
     ("version", "scenario", "expected"),
-    [("1.0.0", "auto", 2), ("1.2.1", "failure", 0), ("1.18.33", "manual", 2)],
+    [
+        ("1.0.0", "auto", 2),
+        ("1.2.1", "failure", 0),
+        ("1.18.33", "manual", 2),
+        ("1.18.34", "auto", 2),
+    ],
 )
 def test_opencode_stores_what_the_script_caused(
     tmp_path: Path, version: str, scenario: str, expected: int
@@ -88,7 +93,13 @@ def test_opencode_stores_what_the_script_caused(
 @pytest.mark.harvest
 @pytest.mark.parametrize(
     ("host", "version", "named"),
-    [("codex", "0.169.0", True), ("pi", "0.82.0", True), ("pi", "1.5.2", True)],
+    [
+        ("codex", "0.169.0", True),
+        ("codex", "0.171.0", True),
+        ("pi", "0.82.0", True),
+        ("pi", "1.5.2", True),
+        ("pi", "1.6.0", True),
+    ],
 )
 def test_whoami_in_the_hosts_own_shell_after_each_compaction(
     tmp_path: Path, host: str, version: str, named: bool

@@ -104,6 +104,27 @@ def latest(package: str) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
+def published(package: str, version: str) -> bool:
+    """Whether the registry holds ``package`` at exactly ``version`` (``npm view``).
+
+    A release whose wrapper is on the registry may lack the platform package a driver
+    installs (Kilo 7.8.1): the drift check then says "not run" rather than failing at install.
+    """
+    try:
+        result = subprocess.run(
+            ["npm", "view", f"{package}@{version}", "version"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise HarvestError(f"npm view {package}@{version} failed: {error}") from None
+    if result.returncode != 0 and "E404" not in result.stderr:  # offline, not "no such version"
+        raise HarvestError(f"npm view {package}@{version} failed: {result.stderr.strip()[-200:]}")
+    return version in result.stdout.split()
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """``"0.150.1"`` as ``(0, 150, 1)`` for comparisons between versions."""
     return tuple(int(part) for part in version.split("-")[0].split("."))

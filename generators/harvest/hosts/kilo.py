@@ -22,10 +22,23 @@ from pathlib import Path
 
 from ..server import ScriptedServer
 from . import opencode
-from .common import HOME, PROJECT, HarvestError, Install, version_key
+from .common import (
+    HOME,
+    PROJECT,
+    HarvestError,
+    Install,
+    cache_root,
+    published,
+    version_key,
+)
 from .result import Outcome, Thread
 
 PACKAGE = "@kilocode/cli-linux-x64"
+# The release is the wrapper's version: ``--latest`` asks it, since the platform package's own
+# newest can lag behind (Nov 2026: the wrapper at 7.8.1, linux-x64 at 7.7.9 on this registry).
+# A release without its linux-x64 binary is a "not run" row (``installable``), never a silent
+# run of an older binary.
+RELEASE = "@kilocode/cli"
 LICENCE = "MIT"
 CONTEXT = 100000  # the model's limit.context; a reply reporting OVER is past it
 OVER = "report 150000 input tokens"
@@ -45,6 +58,17 @@ def supports(version: str, scenario: str) -> bool:
 def prepare(version: str) -> None:
     """Outside the sandbox: an ``rg`` (opencode's preparation; the provider is built in)."""
     opencode.prepare(version)
+
+
+def installable(version: str) -> str | None:
+    """Why ``version`` cannot be run here (no linux-x64 binary on the registry), or None.
+
+    A complete install in the cache needs no look-up (a warm sweep runs offline)."""
+    if (cache_root() / f"{PACKAGE}@{version}" / ".complete").exists():
+        return None
+    if published(PACKAGE, version):
+        return None
+    return f"the registry has no {PACKAGE} {version} (the binary {RELEASE} {version} installs)"
 
 
 def binary(folder: Path) -> Path:

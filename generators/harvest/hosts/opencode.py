@@ -43,12 +43,19 @@ from .common import (
     base_env,
     cache_root,
     install,
+    latest,
+    published,
     version_key,
 )
 from .result import Outcome, Thread
 from .whoami import check_whoami
 
 PACKAGE = "opencode-ai"
+# The linux-x64 binary the wrapper installs. Its own versions can run ahead of the wrapper's
+# (Nov 2026: ``opencode-linux-x64`` 1.18.34, two days after ``opencode-ai`` 1.18.33, with no
+# wrapper of that version on the registry); such a version is run from the binary package alone,
+# as Kilo's driver always does (``package``), and ``--latest`` takes the newer of the two.
+BINARY = "opencode-linux-x64"
 LICENCE = "MIT"
 SDK_PACKAGE = "@ai-sdk/openai-compatible"
 SDK_VERSION = "1.0.20"  # a 1.x (AI SDK 5, what opencode 1.x loads); 1.0.x would fetch @latest
@@ -68,6 +75,21 @@ COMPACTING = ("summary", "summary-cut")
 def supports(version: str, scenario: str) -> bool:
     """Every scenario runs on every 1.x (fork and the task tool exist from 1.0.0)."""
     return scenario in SCENARIOS and not version.startswith("0.")
+
+
+def package(version: str) -> str:
+    """The npm package to install for ``version``: the wrapper, or its binary alone when the
+    registry has no wrapper of that version (a cached install needs no look-up)."""
+    for name in (PACKAGE, BINARY):
+        if (cache_root() / f"{name}@{version}" / ".complete").exists():
+            return name
+    return PACKAGE if published(PACKAGE, version) else BINARY
+
+
+def newest() -> str:
+    """The newest version anyone can install: the wrapper's or, when it runs ahead, the
+    binary's (the drift check, ``--latest``)."""
+    return max(latest(PACKAGE), latest(BINARY), key=version_key)
 
 
 def sqlite_era(version: str) -> bool:

@@ -42,9 +42,9 @@ LICENCE = "MIT"
 # `common.node_folder`).
 # Published versions that npm cannot install: libraries they pin exactly were never published
 # or were unpublished (npm ETARGET / E404). The sweep lists them as not run, with this reason.
+# (1.6.0 was here until @earendil-works/pi-agent-core 1.6.0 reached the registry.)
 UNINSTALLABLE = {
     "1.0.3": "npm cannot install it: no @earendil-works/chord matches its ^1.0.3 (ETARGET)",
-    "1.6.0": "npm cannot install it: no @earendil-works/pi-agent-core 1.6.0 (ETARGET)",
 }
 AGENT_DIR = HOME / ".pi" / "agent"
 OVER = "report 90000 input tokens"  # over contextWindow 100000 - 16384
