@@ -62,7 +62,8 @@ class Restore:
 
 @dataclass(frozen=True)
 class Condense:
-    """Roo's condense (manual button or automatic over the threshold; the same record)."""
+    """Roo's condense: `trigger` "manual" (the button), "automatic" (over the threshold) or
+    "forced" (after a context-window error; its row has no `condenseId`). One record each."""
 
     trigger: str = "automatic"
     fails: bool = False
@@ -118,7 +119,24 @@ class TaskPlan:
     title: str = "make the parser handle CRLF line ends"
     drop_api: bool = False  # the task folder lost api_conversation_history.json
     api_not_array: bool = False  # another tool rewrote the api history as an object (CLN-13)
+    # Roo's line: how a condense leaves the api history (`roo_shape`); None: the era's usual one
+    roo_history: str | None = None
     extra: dict[str, object] = field(default_factory=dict)
+
+
+# CLN-10: how each Roo release puts a summary into the api history (RooCodeInc/Roo-Code
+# src/core/condense/index.ts): "inserted" 3.17.0-3.28.0 (nothing deleted), "rebuilt" 3.28.1-3.35
+# (only the latest summary left), "tagged" 3.36-3.42 and "fresh" 3.43 on (nothing deleted, the
+# replaced messages tagged `condenseParent`). The Kilo extension took Roo's condense with it.
+ROO_SHAPES = ("inserted", "rebuilt", "tagged", "fresh")
+ERA_SHAPES = {"R1": "inserted", "KX0": "inserted", "R2": "rebuilt", "KX1": "rebuilt"}
+
+
+def roo_shape(plan: TaskPlan) -> str:
+    """The plan's api-history shape of a condense: its own, else its era's usual one."""
+    shape = plan.roo_history or ERA_SHAPES.get(plan.era, "fresh")
+    assert shape in ROO_SHAPES, shape
+    return shape
 
 
 def kept_steps(plan: TaskPlan) -> list[Step]:

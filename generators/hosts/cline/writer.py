@@ -31,6 +31,7 @@ from .plan import (
     TaskPlan,
     Truncate,
     Turn,
+    roo_shape,
 )
 
 T0 = 1764200000000
@@ -308,9 +309,10 @@ def _restore(folder: Folder, step: Restore) -> None:
 
 
 def _condense(folder: Folder, step: Condense, before: bool = False) -> None:
-    """CLN-10: Roo's condense: the api history rebuilt (before 3.36) or tagged (3.36 on), and
-    one `condense_context` row (none in 3.17); a failure writes `condense_context_error`."""
-    era = folder.plan.era
+    """CLN-10: Roo's condense: the summary put into the api history the way the plan's release
+    does (`roo_shape`), and one `condense_context` row (none in 3.17); a failure writes
+    `condense_context_error`. The row is written through Task.say with `partial` false, which
+    stores neither `partial` nor an absent `text`."""
     if not before:
         folder.message("user", [{"type": "text", "text": "Continue with the tests."}])
         folder.request(150000)
@@ -322,40 +324,75 @@ def _condense(folder: Folder, step: Condense, before: bool = False) -> None:
     folder.summaries += 1
     summary = f"## Conversation summary {folder.summaries}: the CRLF fix and its tests"
     condense_id = f"c{folder.summaries:07d}-9b2e-4c1d-8a6f-2f0b5e7d1a3c"
-    if era in ("R3", "KX2"):  # non-destructive: tag what the summary replaces, append it
-        for message in folder.api[1:]:
-            message.setdefault("condenseParent", condense_id)
-        folder.api.append(
-            {
-                "role": "user",
-                "content": [{"type": "text", "text": summary}],
-                "ts": folder.clock,
-                "isSummary": True,
-                "condenseId": condense_id,
-            }
-        )
-    else:  # before 3.36: [first, summary, the last three kept]; only the latest summary survives
-        kept = [m for m in folder.api[-3:] if not m.get("isSummary")]
-        summary_message = {
-            "role": "assistant",
-            "content": [{"type": "text", "text": summary}],
-            "ts": folder.clock,
-            "isSummary": True,
-        }
-        folder.api[:] = [folder.api[0], summary_message, *kept]
-    if era not in ("R1", "KX0"):  # Roo 3.17 wrote no ui row
+    shape = roo_shape(folder.plan)
+    _SUMMARY_SHAPES[shape](folder.api, summary, condense_id)
+    if folder.plan.era not in ("R1", "KX0"):  # Roo 3.17 wrote no ui row
         condense: dict[str, Any] = {
-            "cost": 0.02,
-            "prevContextTokens": 150000,
-            "newContextTokens": 9000,
             "summary": summary,
+            "cost": 0.02,
+            "newContextTokens": 9000,
+            "prevContextTokens": 150000,
         }
-        if era in ("R3", "KX2"):
-            condense["condenseId"] = condense_id
-        folder.row("say", "condense_context", None, partial=False, contextCondense=condense)
+        if shape in ("tagged", "fresh") and step.trigger != "forced":
+            condense["condenseId"] = condense_id  # the forced path's row leaves it out
+        folder.row("say", "condense_context", None, contextCondense=condense)
     if not before:
         folder.request(9000)
         folder.message("assistant", [{"type": "text", "text": "Continuing from the summary."}])
+
+
+KEEP = 3  # Roo's N_MESSAGES_TO_KEEP: the last messages a condense leaves in place
+
+
+def _inserted(api: list[dict[str, Any]], summary: str, condense_id: str) -> None:
+    """3.17.0 to 3.28.0: an assistant summary (string content) put before the last three
+    messages, stamped with the first kept one's time; nothing is deleted."""
+    at = max(len(api) - KEEP, 1)
+    message = {"role": "assistant", "content": summary, "ts": api[at]["ts"], "isSummary": True}
+    api.insert(at, message)
+
+
+def _rebuilt(api: list[dict[str, Any]], summary: str, condense_id: str) -> None:
+    """3.28.1 to 3.35: the history rebuilt as [first, summary, the last three]: only the latest
+    summary survives."""
+    kept = api[-KEEP:]
+    message = {"role": "assistant", "content": summary, "ts": kept[0]["ts"], "isSummary": True}
+    api[:] = [api[0], message, *kept]
+
+
+def _tagged(api: list[dict[str, Any]], summary: str, condense_id: str) -> None:
+    """3.36 to 3.42: the middle (not the first, not the last three) tagged `condenseParent`,
+    an assistant summary with its `condenseId` put before the kept three."""
+    at = max(len(api) - KEEP, 1)
+    for message in api[1:at]:
+        message.setdefault("condenseParent", condense_id)
+    summary_message = {
+        "role": "assistant",
+        "content": summary,
+        "ts": api[at]["ts"] - 1,
+        "isSummary": True,
+        "condenseId": condense_id,
+    }
+    api.insert(at, summary_message)
+
+
+def _fresh(api: list[dict[str, Any]], summary: str, condense_id: str) -> None:
+    """3.43 on ("fresh start"): every message tagged `condenseParent` (unless already tagged),
+    a user summary of text blocks appended after the last."""
+    for message in api:
+        message.setdefault("condenseParent", condense_id)
+    api.append(
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": f"## Conversation Summary\n{summary}"}],
+            "ts": api[-1]["ts"] + 1,
+            "isSummary": True,
+            "condenseId": condense_id,
+        }
+    )
+
+
+_SUMMARY_SHAPES = {"inserted": _inserted, "rebuilt": _rebuilt, "tagged": _tagged, "fresh": _fresh}
 
 
 def _stray_condense_row(folder: Folder, step: StrayCondenseRow) -> None:
@@ -369,26 +406,32 @@ def _stray_condense_row(folder: Folder, step: StrayCondenseRow) -> None:
 
 
 def _sliding_window(folder: Folder) -> None:
-    """Roo 3.36's truncation: a marker and tags in the api history, a ui row; no summary."""
+    """Roo 3.36's truncation (as 3.43 on writes it): half of the visible messages after the
+    first tagged `truncationParent`, a user marker put where the kept ones begin, and a ui row;
+    no summary."""
     truncation_id = f"t{len(folder.ui):07d}-5d1e-4f2a-9c3b-7e8d6a1b2c4f"
-    removed = 0
-    for message in folder.api[1 : len(folder.api) // 2]:
-        if "truncationParent" not in message:
-            message["truncationParent"] = truncation_id
-            removed += 1
-    folder.api.append(
+    api = folder.api
+    visible = [
+        i
+        for i, m in enumerate(api)
+        if "truncationParent" not in m and not m.get("isTruncationMarker")
+    ]
+    removed = (len(visible) - 1) // 2
+    removed -= removed % 2
+    assert removed > 0, "a sliding window over too short a history removes nothing"
+    for index in visible[1 : removed + 1]:
+        api[index]["truncationParent"] = truncation_id
+    at = visible[removed + 1] if removed + 1 < len(visible) else len(api)
+    first_kept_ts = api[at]["ts"] if at < len(api) else folder.clock
+    api.insert(
+        at,
         {
             "role": "user",
-            "content": [
-                {
-                    "type": "text",
-                    "text": "[Earlier messages were removed to fit the context window]",
-                }
-            ],
-            "ts": folder.clock,
+            "content": f"[Sliding window truncation: {removed} messages hidden to reduce context]",
+            "ts": first_kept_ts - 1,
             "isTruncationMarker": True,
             "truncationId": truncation_id,
-        }
+        },
     )
     truncation = {
         "truncationId": truncation_id,
