@@ -445,7 +445,19 @@ def _sliding_window(folder: Folder) -> None:
 
 
 def _metadata(plan: TaskPlan) -> bytes:
-    """task_metadata.json: files in context, and in Cline the environment it ran in (CLN-3)."""
+    """task_metadata.json: files in context, and in Cline the models and the environment it ran
+    in (CLN-3). Roo's line writes the files alone, with its own date names (Roo's
+    FileContextTracker: `files_in_context` only)."""
+    if plan.member != CLINE:
+        entry = {
+            "path": "src/parse.py",
+            "record_state": "active",
+            "record_source": "read_tool",
+            "roo_read_date": T0 + 3000,
+            "roo_edit_date": None,
+            "user_edit_date": None,
+        }
+        return dumps({"files_in_context": [entry]})
     data: dict[str, Any] = {
         "files_in_context": [
             {
