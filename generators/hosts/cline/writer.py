@@ -6,10 +6,11 @@ Cline's core (cline/cline apps/vscode/src/core/task: message-state.ts stamps eve
 SummarizeTaskHandler and CondenseHandler set a new range and return the results CLN-4 reads;
 checkpoints/index.ts cuts both arrays and writes `deleted_api_reqs`). Roo's line
 (RooCodeInc/Roo-Code src/core/task/Task.ts, src/core/condense: `condense_context` rows, the api
-history rebuilt before 3.36 and tagged `condenseParent` after). The Kilo extension adds Cline's
-`/smol` (src/core/tools/kilocode/condenseTool.ts) and its `metadata.kiloCode` on checkpoints.
-The files are written as the hosts write them: `JSON.stringify` with no spaces for the two
-message arrays, two-space indentation for task_metadata.json.
+history shaped by the release, `plan.roo_shape`; checkpoints/index.ts: `checkpoint_saved` rows).
+The Kilo extension adds Cline's `/smol` (src/core/tools/kilocode/condenseTool.ts) and its
+`metadata.kiloCode` on completions. The files are written as the hosts write them:
+`JSON.stringify` with no spaces for the two message arrays and Roo's task_metadata.json,
+two-space indentation for Cline's.
 """
 
 from __future__ import annotations
@@ -115,8 +116,9 @@ class Folder:
             "cacheReads": 0,
             "cost": 0.01,
         }
-        extra = {"apiProtocol": "anthropic"} if self.roo else {}
-        self.row("say", "api_req_started", json.dumps(info), **extra)
+        if self.roo:  # Roo's line keeps the protocol in the row's text, not as a member
+            info["apiProtocol"] = "anthropic"
+        self.row("say", "api_req_started", json.dumps(info))
 
     def tool_call(self, name: str, params: dict[str, str], lead: str = "") -> None:
         """The assistant's tool call, XML-style text or a native tool_use block."""
@@ -217,9 +219,12 @@ def _turn(folder: Folder, step: Turn, first: bool) -> None:
     folder.message(
         "assistant", [{"type": "text", "text": "The parser now splits on CRLF as well."}]
     )
-    if folder.plan.member == KILO and len(folder.snapshots) == 0:  # Kilo's checkpoint, its mark
-        metadata = {"kiloCode": {"commitRange": {"from": "4b825dc6", "to": "9daeafb9"}}}
-        folder.row("say", "checkpoint_saved", "9daeafb9", metadata=metadata)
+    if folder.roo and len(folder.snapshots) == 0:  # the first checkpoint (Roo's checkpoints)
+        checkpoint = {"from": "4b825dc6", "to": "9daeafb9", "suppressMessage": False}
+        folder.row("say", "checkpoint_saved", "9daeafb9", checkpoint=checkpoint)
+        if folder.plan.member == KILO:  # Kilo: the completion row names the commits it spans
+            metadata = {"kiloCode": {"commitRange": {"from": "4b825dc6", "to": "9daeafb9"}}}
+            folder.row("say", "completion_result", "Done.", metadata=metadata)
     folder.snapshots.append((len(folder.ui), len(folder.api), folder.range))
 
 
