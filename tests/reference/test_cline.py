@@ -238,3 +238,14 @@ def test_a_broken_api_history_names_its_file(tmp_path: Path) -> None:
         count_path(task)
     assert caught.value.code == "E-JSON"
     assert caught.value.reason.startswith("api_conversation_history.json: ")
+
+
+def test_an_api_history_that_cannot_be_opened_is_e_read(tmp_path: Path) -> None:
+    """CLN-13, ERR-12: a history that is there (a link) but cannot be opened is E-READ at line 0,
+    naming the file; the corpus cannot hold such a file (its fixtures are plain files)."""
+    task = folder(tmp_path, list(START), None)
+    (task / "api_conversation_history.json").symlink_to(task / "moved-away.json")
+    with pytest.raises(Rejection) as caught:
+        count_path(task)
+    assert (caught.value.code, caught.value.line) == ("E-READ", 0)
+    assert caught.value.reason.startswith("api_conversation_history.json: ")

@@ -119,6 +119,10 @@ class TaskPlan:
     title: str = "make the parser handle CRLF line ends"
     drop_api: bool = False  # the task folder lost api_conversation_history.json
     api_not_array: bool = False  # another tool rewrote the api history as an object (CLN-13)
+    api_cut: bool = False  # the api history cut short (an interrupted copy): E-JSON (CLN-13)
+    # another tool's edit left values that are no objects among the rows, the messages and a
+    # result's blocks: no message, skipped (CLN-1)
+    strays: bool = False
     # Roo's line: how a condense leaves the api history (`roo_shape`); None: the era's usual one
     roo_history: str | None = None
     extra: dict[str, object] = field(default_factory=dict)
@@ -169,6 +173,8 @@ def expected(plan: TaskPlan) -> tuple[str, int | str]:
     """("count", N) or ("reject", code): what the spec says of the folder the plan leaves."""
     if plan.drop_api or plan.api_not_array:
         return "reject", "E-READ"
+    if plan.api_cut:
+        return "reject", "E-JSON"
     kept = kept_steps(plan)
     if plan.era == "S1":
         compacted = any(isinstance(step, SdkCompact) for step in kept)

@@ -215,6 +215,29 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         comment="Cline writes the api history as an array of messages; this one was rewritten "
         "by another tool with the messages under a member.",
     ),
+    Scenario(
+        "cline-history-cut-short",
+        CLINE,
+        ("L2",),
+        "a task folder whose api history was cut short mid-copy; E-JSON at line 1",
+        ("CLN-13", "ERR-3"),
+        ("cline-core",),
+        _cline(Turn(), AutoCompact(), Turn("next"), api_cut=True),
+        reject="E-JSON",
+        comment="Cline writes the history whole, on one line (JSON.stringify), through a "
+        "temporary file; this copy of it stopped halfway, so the document ends inside line 1.",
+    ),
+    Scenario(
+        "cline-stray-values",
+        CLINE,
+        ("L2",),
+        "values that are no objects among the rows, messages and blocks are skipped; one reboot",
+        (*CORE, "CLN-13"),
+        ("cline-core", "cline-auto-compact"),
+        _cline(Turn(), AutoCompact(), Turn("next"), strays=True),
+        comment="Cline writes none; another tool's edit left a null row, a string message and a "
+        "null block before the summary's result.",
+    ),
     # -- Roo Code --------------------------------------------------------------------------
     Scenario(
         "roo-condense",
@@ -300,6 +323,17 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         ),
         comment="Roo stores neither row (the partial one is the web view's spinner); another "
         "tool put them in. Only a completed row with a contextCondense object counts (CLN-10).",
+    ),
+    Scenario(
+        "roo-stray-values",
+        ROO,
+        ("R2",),
+        "a value that is no object among the ui rows, before two condenses; two reboots",
+        (*ROO_LINE, "CLN-13"),
+        ("roo-condense",),
+        _task(ROO, Turn(), Condense(), Turn(), Condense(), Turn(), strays=True),
+        comment="Roo writes none; another tool's edit left a null row after the first and a "
+        "string among the api messages.",
     ),
     Scenario(
         "roo-sliding-window",

@@ -191,13 +191,36 @@ def play(plan: TaskPlan) -> dict[str, bytes]:
             _sliding_window(folder)
         elif isinstance(step, StrayCondenseRow):
             _stray_condense_row(folder, step)
+    if plan.strays:
+        _add_strays(folder)
     files = {"ui_messages.json": dumps(folder.ui)}
-    if plan.api_not_array:  # CLN-13: the messages kept, but under a member, not as the array
+    if plan.api_cut:  # cut in the middle of the array: the document ends early
+        whole = dumps(folder.api)
+        files["api_conversation_history.json"] = whole[: len(whole) // 2]
+    elif plan.api_not_array:  # CLN-13: the messages kept, but under a member, not as the array
         files["api_conversation_history.json"] = dumps({"messages": folder.api})
     elif not plan.drop_api:
         files["api_conversation_history.json"] = dumps(folder.api)
     files["task_metadata.json"] = _metadata(plan)
     return files
+
+
+def _add_strays(folder: Folder) -> None:
+    """Values that are no objects, as another tool's edit might leave them (CLN-1): one after
+    the first ui row, one after the first api message, and one before the first block of the
+    first message that carries a summary's result (CLN-4)."""
+    folder.ui.insert(1, None)
+    folder.api.insert(1, "a note")
+    for message in folder.api:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list) and any(_is_summary_result(b) for b in content):
+            content.insert(0, None)
+            break
+
+
+def _is_summary_result(block: Any) -> bool:
+    body = block.get("text", block.get("content")) if isinstance(block, dict) else None
+    return isinstance(body, str) and body.startswith(("[summarize_task] Result:", "[condense]"))
 
 
 def _turn(folder: Folder, step: Turn, first: bool) -> None:
