@@ -153,3 +153,16 @@ def test_a_roo_condense_row_stores_no_partial_member() -> None:
     rows = [r for r in ui if r.get("say") == "condense_context"]
     assert [sorted(r) for r in rows] == [["contextCondense", "say", "ts", "type"]] * 2
     assert ["condenseId" in r["contextCondense"] for r in rows] == [True, False]
+
+
+def test_an_edit_before_336_leaves_the_summary_and_from_336_takes_it() -> None:
+    """Roo's rewind (webviewMessageHandler before 3.36, MessageManager after): the edited
+    message's row and the condense row after it go; the summary stays only before 3.36."""
+    (scenario,) = [s for s in SCENARIOS if s.name == "roo-edit-after-condense"]
+    for era, summaries in (("R2", 1), ("R3", 0)):
+        files = play(scenario.plan(era))
+        ui = json.loads(files["ui_messages.json"])
+        api = json.loads(files["api_conversation_history.json"])
+        assert not [r for r in ui if r.get("say") == "condense_context"]
+        assert sum(1 for m in api if m.get("isSummary")) == summaries
+        assert not any("condenseParent" in m for m in api)

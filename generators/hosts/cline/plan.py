@@ -70,6 +70,14 @@ class Condense:
 
 
 @dataclass(frozen=True)
+class EditLast:
+    """Roo's line: the user edits (or deletes) the message they sent just before the latest
+    condense: the ui is cut at that message's row, so the condense's row goes. Before 3.36 the
+    api history is cut at that message's time and the summary, stamped with an earlier kept
+    message's time, stays; from 3.36 the summary goes with its row (CLN-8, CLN-10)."""
+
+
+@dataclass(frozen=True)
 class SlidingWindow:
     """Roo 3.36's truncation fallback: `sliding_window_truncation`, no summary (CLN-10)."""
 
@@ -101,6 +109,7 @@ Step = (
     | SlidingWindow
     | SdkCompact
     | StrayCondenseRow
+    | EditLast
 )
 
 
@@ -155,8 +164,20 @@ def kept_steps(plan: TaskPlan) -> list[Step]:
                     steps = steps[: index + 1]
                     break
             continue
+        if isinstance(step, EditLast):  # the latest condense and what followed it are cut
+            last = max(i for i, kept in enumerate(steps) if isinstance(kept, Condense))
+            steps = steps[:last]
+            continue
         steps.append(step)
     return steps
+
+
+def orphan_summary(plan: TaskPlan) -> bool:
+    """CLN-10: an edit before 3.36 leaves the rewound condense's summary without its row."""
+    return any(isinstance(s, EditLast) for s in plan.steps) and roo_shape(plan) in (
+        "inserted",
+        "rebuilt",
+    )
 
 
 def _is_reboot(plan: TaskPlan, step: Step) -> bool:
@@ -182,4 +203,6 @@ def expected(plan: TaskPlan) -> tuple[str, int | str]:
     reboots = sum(_is_reboot(plan, step) for step in kept)
     if plan.era in ("R1", "KX0") and reboots:
         return "reject", "E-UNMEASURABLE"  # CLN-10: a summary the ui does not record
+    if orphan_summary(plan) and not reboots:
+        return "reject", "E-UNMEASURABLE"  # CLN-10: the summary outlived every row
     return "count", reboots

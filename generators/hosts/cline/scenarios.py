@@ -17,6 +17,7 @@ from .plan import (
     ROO,
     AutoCompact,
     Condense,
+    EditLast,
     Restore,
     Resume,
     SdkCompact,
@@ -334,6 +335,28 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         _task(ROO, Turn(), Condense(), Turn(), Condense(), Turn(), strays=True),
         comment="Roo writes none; another tool's edit left a null row after the first and a "
         "string among the api messages.",
+    ),
+    Scenario(
+        "roo-edit-after-condense",
+        ROO,
+        ("R2", "R3"),
+        "the message before the only condense edited: its row goes; the summary stays before 3.36",
+        (*ROO_LINE, "CLN-8", "RBT-4"),
+        ("roo-condense", "roo-rewind"),
+        _task(ROO, Turn(), Condense(), EditLast(), Turn("next")),
+        comment="R2: the summary outlives its row, E-UNMEASURABLE; R3: MessageManager removes "
+        "the summary with its row, none.",
+    ),
+    Scenario(
+        "roo-edit-after-second-condense",
+        ROO,
+        ("R2",),
+        "the message before the second of two condenses edited: one row left; one reboot",
+        (*ROO_LINE, "CLN-8", "RBT-4"),
+        ("roo-condense", "roo-rewind"),
+        _task(ROO, Turn(), Condense(), Turn(), Condense(), EditLast(), Turn("next")),
+        comment="A lower bound without a warning: the second condense happened, and its "
+        "summary is still in the api history, but its row is gone.",
     ),
     Scenario(
         "roo-sliding-window",

@@ -23,6 +23,7 @@ from .plan import (
     KILO,
     AutoCompact,
     Condense,
+    EditLast,
     Restore,
     Resume,
     SdkCompact,
@@ -83,6 +84,8 @@ class Folder:
         self.summaries = 0
         self.snapshots: list[tuple[int, int, list[int] | None]] = []
         self.calls = 0
+        # Roo: the ui index of each condense's user message row, for EditLast
+        self.edit_points: list[int] = []
 
     def now(self) -> int:
         self.clock += 1500
@@ -191,6 +194,8 @@ def play(plan: TaskPlan) -> dict[str, bytes]:
             _sliding_window(folder)
         elif isinstance(step, StrayCondenseRow):
             _stray_condense_row(folder, step)
+        elif isinstance(step, EditLast):
+            _edit_last(folder)
     if plan.strays:
         _add_strays(folder)
     files = {"ui_messages.json": dumps(folder.ui)}
@@ -341,7 +346,9 @@ def _condense(folder: Folder, step: Condense, before: bool = False) -> None:
     does (`roo_shape`), and one `condense_context` row (none in 3.17); a failure writes
     `condense_context_error`. The row is written through Task.say with `partial` false, which
     stores neither `partial` nor an absent `text`."""
-    if not before:
+    if not before:  # the user's message, then the request over the threshold
+        folder.edit_points.append(len(folder.ui))
+        folder.row("say", "user_feedback", "Continue with the tests.")
         folder.message("user", [{"type": "text", "text": "Continue with the tests."}])
         folder.request(150000)
     if step.fails:
@@ -421,6 +428,33 @@ def _fresh(api: list[dict[str, Any]], summary: str, condense_id: str) -> None:
 
 
 _SUMMARY_SHAPES = {"inserted": _inserted, "rebuilt": _rebuilt, "tagged": _tagged, "fresh": _fresh}
+
+
+def _edit_last(folder: Folder) -> None:
+    """CLN-8, CLN-10: the user edits the message before the latest condense. The ui is cut at
+    its row. Before 3.36 the api history is cut from the first message at or after its time,
+    which leaves a summary stamped with an earlier kept message's time; from 3.36 the summary
+    whose row went is removed as well, and the tags that named it are cleared."""
+    ui_at = folder.edit_points.pop()
+    cut_ts = folder.ui[ui_at]["ts"]
+    removed_ids = {
+        r["contextCondense"].get("condenseId")
+        for r in folder.ui[ui_at:]
+        if r.get("say") == "condense_context" and isinstance(r.get("contextCondense"), dict)
+    }
+    del folder.ui[ui_at:]
+    api = folder.api
+    first = next((i for i, m in enumerate(api) if m["ts"] >= cut_ts), len(api))
+    del api[first:]
+    if roo_shape(folder.plan) in ("tagged", "fresh"):  # MessageManager (3.36 on)
+        api[:] = [m for m in api if not (m.get("isSummary") and m.get("condenseId") in removed_ids)]
+        for message in api:
+            if message.get("condenseParent") in removed_ids:
+                del message["condenseParent"]
+    folder.row("say", "user_feedback", "Continue with the tests, and the docs.")
+    folder.message("user", [{"type": "text", "text": "Continue with the tests, and the docs."}])
+    folder.request(9000)
+    folder.message("assistant", [{"type": "text", "text": "Working on the tests and docs."}])
 
 
 def _stray_condense_row(folder: Folder, step: StrayCondenseRow) -> None:
