@@ -40,8 +40,10 @@ def _texts(message: dict[str, Any]) -> list[str]:
             continue
         if block.get("type") == "text":
             out.append(block["text"])
-        elif block.get("type") == "tool_result":
+        elif block.get("type") == "tool_result" and isinstance(block["content"], str):
             out.append(block["content"])
+        elif block.get("type") == "tool_result":  # a list result: an image read's
+            out += [b["text"] for b in block["content"] if b["type"] == "text"]
     return out
 
 

@@ -27,10 +27,13 @@ class Turn:
 @dataclass(frozen=True)
 class AutoCompact:
     """Cline's auto-compact (L2): the summarize_task round. `failures`: HTTP errors answered by
-    a retry before the summary is answered; `gave_up`: every retry failed, no summary."""
+    a retry before the summary is answered; `gave_up`: every retry failed, no summary;
+    `image_after`: with native parallel tool calls, an image read called beside it, whose
+    result (a list of blocks) follows the summary's in the same user message."""
 
     failures: int = 0
     gave_up: bool = False
+    image_after: bool = False
 
 
 @dataclass(frozen=True)

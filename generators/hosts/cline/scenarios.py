@@ -87,6 +87,17 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         _cline(Turn(), AutoCompact(), Turn("next"), AutoCompact(), native=True),
     ),
     Scenario(
+        "cline-parallel-image-read",
+        CLINE,
+        ("L2",),
+        "parallel native calls: an image read's list result after the summary's; one reboot",
+        CORE,
+        ("cline-core", "cline-auto-compact"),
+        _cline(Turn(), AutoCompact(image_after=True), Turn("next"), native=True),
+        comment="With parallel tool calling the model called read_file on an image beside "
+        "summarize_task; both results are in one user message, the image's as a list of blocks.",
+    ),
+    Scenario(
         "cline-given-ui-file",
         CLINE,
         ("L2",),

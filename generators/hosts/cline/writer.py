@@ -276,10 +276,27 @@ def _auto_compact(folder: Folder, step: AutoCompact) -> None:
     folder.tool_call("summarize_task", {"context": summary})
     folder.row("say", "tool", json.dumps({"tool": "summarizeTask", "content": summary}))
     folder.range = [2, max(len(folder.api) - 2, 2)]
-    folder.result("summarize_task", CONTINUATION.format(summary=summary))
+    image = _image_read(folder) if step.image_after else []
+    folder.result("summarize_task", CONTINUATION.format(summary=summary), image)
     folder.range = [folder.range[0], folder.range[1] + 2]  # the next request moves it by two
     folder.request(9000)
     folder.message("assistant", [{"type": "text", "text": "Continuing with the CRLF fix."}])
+
+
+def _image_read(folder: Folder) -> list[dict[str, Any]]:
+    """Parallel native tool calls: a read_file of an image called beside summarize_task. Its
+    result is a list (formatResponse.toolResult with images), which ToolResultUtils passes on
+    as the tool_result's content without the `[read_file] Result:` prefix."""
+    calls = folder.api[-1]["content"]
+    calls.append(
+        {"type": "tool_use", "id": "toolu_image", "name": "read_file", "input": {"path": "a.png"}}
+    )
+    png = {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}
+    content = [
+        {"type": "text", "text": "Successfully read image"},
+        {"type": "image", "source": png},
+    ]
+    return [{"type": "tool_result", "tool_use_id": "toolu_image", "content": content}]
 
 
 def _smol(folder: Folder, step: Smol) -> None:
