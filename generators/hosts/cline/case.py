@@ -30,7 +30,11 @@ def make(scenario: Scenario[TaskPlan], era: str) -> Made:
         assert scenario.reject == value, f"{scenario.name}: the plan says {value}"
     folder = plan.task_id
     # CLN-1: the candidate is given the task folder, or (option "ui-file") its ui_messages.json
-    given = f"{folder}/ui_messages.json" if scenario.options == "ui-file" else folder
+    # CLN-12: an SDK session folder, or (option "sdk-file") its <id>.messages.json
+    given = {
+        "ui-file": f"{folder}/ui_messages.json",
+        "sdk-file": f"{folder}/{folder}.messages.json",
+    }.get(scenario.options or "", folder)
     removed = len(plan.steps) - len(kept_steps(plan))
     note = f"plan: {outcome} {value}; {len(plan.steps)} steps" + (
         f", {removed} of them removed by a restore." if removed else "."

@@ -81,6 +81,15 @@ class EditLast:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """A ui row that only one line writes and that no count reads (CLN-2's marks): Roo's
+    `api_req_retry_delayed` (a retry's countdown), Roo's `auto_approval_max_req_reached` ask,
+    Kilo's `payment_required_prompt` ask (its provider's credits ran out)."""
+
+    kind: str = "retry"  # "retry", "approval-limit" or "payment"
+
+
+@dataclass(frozen=True)
 class SlidingWindow:
     """Roo 3.36's truncation fallback: `sliding_window_truncation`, no summary (CLN-10)."""
 
@@ -113,6 +122,7 @@ Step = (
     | SdkCompact
     | StrayCondenseRow
     | EditLast
+    | Notice
 )
 
 
@@ -135,6 +145,9 @@ class TaskPlan:
     # another tool's edit left values that are no objects among the rows, the messages and a
     # result's blocks: no message, skipped (CLN-1)
     strays: bool = False
+    # Roo's line: checkpoints on (the default) write a checkpoint_saved row after the first turn,
+    # and Kilo's completion row its metadata.kiloCode; off, neither is written
+    checkpoints: bool = True
     # Roo's line: how a condense leaves the api history (`roo_shape`); None: the era's usual one
     roo_history: str | None = None
     extra: dict[str, object] = field(default_factory=dict)

@@ -24,6 +24,7 @@ from .plan import (
     AutoCompact,
     Condense,
     EditLast,
+    Notice,
     Restore,
     Resume,
     SdkCompact,
@@ -196,6 +197,8 @@ def play(plan: TaskPlan) -> dict[str, bytes]:
             _stray_condense_row(folder, step)
         elif isinstance(step, EditLast):
             _edit_last(folder)
+        elif isinstance(step, Notice):
+            _notice(folder, step)
     if plan.strays:
         _add_strays(folder)
     files = {"ui_messages.json": dumps(folder.ui)}
@@ -247,7 +250,7 @@ def _turn(folder: Folder, step: Turn, first: bool) -> None:
     folder.message(
         "assistant", [{"type": "text", "text": "The parser now splits on CRLF as well."}]
     )
-    if folder.roo and len(folder.snapshots) == 0:  # the first checkpoint (Roo's checkpoints)
+    if folder.roo and folder.plan.checkpoints and not folder.snapshots:  # the first checkpoint
         checkpoint = {"from": "4b825dc6", "to": "9daeafb9", "suppressMessage": False}
         folder.row("say", "checkpoint_saved", "9daeafb9", checkpoint=checkpoint)
         if folder.plan.member == KILO:  # Kilo: the completion row names the commits it spans
@@ -472,6 +475,22 @@ def _edit_last(folder: Folder) -> None:
     folder.message("user", [{"type": "text", "text": "Continue with the tests, and the docs."}])
     folder.request(9000)
     folder.message("assistant", [{"type": "text", "text": "Working on the tests and docs."}])
+
+
+def _notice(folder: Folder, step: Notice) -> None:
+    """CLN-2: a row of one line that no rule counts. Roo's retry countdown is one row, said
+    partial every second and completed in place (Task.say keeps it, `partial: false`); the
+    asks wait for the user."""
+    if step.kind == "retry":
+        text = "429 Too Many Requests\n\nRetry attempt 1\nRetrying now..."
+        folder.row("say", "api_req_retry_delayed", text, partial=False)
+    elif step.kind == "approval-limit":
+        folder.row("ask", "auto_approval_max_req_reached", json.dumps({"count": 20}))
+    else:
+        payment = {"title": "Low credit", "balance": "0.00", "buyCreditsUrl": "https://x.invalid"}
+        folder.row("ask", "payment_required_prompt", json.dumps(payment))
+    folder.request()
+    folder.message("assistant", [{"type": "text", "text": "Carrying on."}])
 
 
 def _stray_condense_row(folder: Folder, step: StrayCondenseRow) -> None:
