@@ -78,7 +78,7 @@ def test_the_records_are_the_plans(scenario: Any, era: str) -> None:
         compacted = any(name.endswith(".compaction.json") for name in files)
         assert compacted == (expected(plan)[0] == "reject")
         return
-    ui = json.loads(files["ui_messages.json"])
+    ui = json.loads(files["ui_messages.json"].decode("utf-8-sig"))
     strays = [row for row in ui if not isinstance(row, dict)]
     assert len(strays) == plan.strays  # another tool's edit: one null row (CLN-1)
     ui = [row for row in ui if isinstance(row, dict)]

@@ -148,6 +148,7 @@ class TaskPlan:
     # Roo's line: checkpoints on (the default) write a checkpoint_saved row after the first turn,
     # and Kilo's completion row its metadata.kiloCode; off, neither is written
     checkpoints: bool = True
+    ui_resaved: bool = False  # an editor re-saved ui_messages.json with a BOM and a first newline
     # Roo's line: how a condense leaves the api history (`roo_shape`); None: the era's usual one
     roo_history: str | None = None
     extra: dict[str, object] = field(default_factory=dict)

@@ -109,6 +109,17 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         options="ui-file",
     ),
     Scenario(
+        "cline-given-resaved-ui-file",
+        CLINE,
+        ("L2",),
+        "the ui file, re-saved with a byte order mark and a newline, is given; one reboot",
+        CORE,
+        ("cline-core", "cline-auto-compact"),
+        _cline(Turn(), AutoCompact(), Turn("next"), ui_resaved=True),
+        options="ui-file",
+        comment="Cline writes neither; an editor that saved the file added them (CLN-1).",
+    ),
+    Scenario(
         "cline-smol-accepted",
         CLINE,
         ("L1", "L2"),

@@ -202,6 +202,8 @@ def play(plan: TaskPlan) -> dict[str, bytes]:
     if plan.strays:
         _add_strays(folder)
     files = {"ui_messages.json": dumps(folder.ui)}
+    if plan.ui_resaved:  # CLN-1: still the family's after a byte order mark and whitespace
+        files["ui_messages.json"] = b"\xef\xbb\xbf\n" + files["ui_messages.json"]
     if plan.api_cut:  # cut in the middle of the array: the document ends early
         whole = dumps(folder.api)
         files["api_conversation_history.json"] = whole[: len(whole) // 2]
