@@ -213,8 +213,17 @@ def test_an_sdk_session_that_compacted_is_unmeasurable(tmp_path: Path) -> None:
     [
         [],  # an empty array: no first ui message
         [{"ts": 1, "type": "say"}],  # no `say` member
+        ["fix the parser"],  # a first element that is no object
+        [{"type": "say", "say": "x"}],  # no `ts`
+        [{"ts": True, "type": "say", "say": "x"}],  # a `ts` that is a boolean
+        [{"ts": 1, "type": "user", "user": "x"}],  # a `type` that is neither say nor ask
         [{"role": "user", "content": "x"}],  # an api history alone is not the input
         {"sessionId": "x", "messages": [], "version": 1, "requests": []},  # VS Code's shape
+        {"sessionId": "x", "messages": [], "version": 1, "projectHash": "h"},  # Gemini CLI's
+        {"sessionId": "x", "messages": [], "version": True},  # a boolean version
+        {"sessionId": "x", "messages": {}, "version": 1},  # messages not an array
+        {"sessionId": 7, "messages": [], "version": 1},  # a sessionId that is no string
+        ["x"],  # no object at all
     ],
 )
 def test_near_misses_are_not_the_familys(tmp_path: Path, document: Any) -> None:
