@@ -219,9 +219,11 @@ def _add_strays(folder: Folder) -> None:
     """Values that are no objects, as another tool's edit might leave them (CLN-1): one after
     the first ui row, one after the first api message, and one before the first block of the
     first message that carries a summary's result (CLN-4)."""
-    folder.ui.insert(1, None)
-    folder.api.insert(1, "a note")
-    for message in folder.api:
+    rows: list[Any] = folder.ui  # from here on the arrays hold more than the hosts' objects
+    messages: list[Any] = folder.api
+    rows.insert(1, None)
+    messages.insert(1, "a note")
+    for message in messages:
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, list) and any(_is_summary_result(b) for b in content):
             content.insert(0, None)
