@@ -508,7 +508,7 @@ def _stray_condense_row(folder: Folder, step: StrayCondenseRow) -> None:
 
 
 def _sliding_window(folder: Folder) -> None:
-    """Roo 3.36's truncation (as 3.43 on writes it): half of the visible messages after the
+    """Roo's truncation (as 3.36.1 on writes it): half of the visible messages after the
     first tagged `truncationParent`, a user marker put where the kept ones begin, and a ui row;
     no summary."""
     truncation_id = f"t{len(folder.ui):07d}-5d1e-4f2a-9c3b-7e8d6a1b2c4f"
