@@ -84,9 +84,10 @@ class EditLast:
 class Notice:
     """A ui row that only one line writes and that no count reads (CLN-2's marks): Roo's
     `api_req_retry_delayed` (a retry's countdown), Roo's `auto_approval_max_req_reached` ask,
-    Kilo's `payment_required_prompt` ask (its provider's credits ran out)."""
+    Kilo's `payment_required_prompt` ask (its provider's credits ran out), Roo's
+    `browser_session_status` (3.34 to 3.47: a browser session opened)."""
 
-    kind: str = "retry"  # "retry", "approval-limit" or "payment"
+    kind: str = "retry"  # "retry", "approval-limit", "payment" or "browser"
 
 
 @dataclass(frozen=True)

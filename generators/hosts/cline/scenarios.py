@@ -431,6 +431,17 @@ SCENARIOS: tuple[Scenario[TaskPlan], ...] = (
         "Roo's line.",
     ),
     Scenario(
+        "roo-browser-session",
+        ROO,
+        ("R3",),
+        "a Roo 3.3x task marked only by its browser session row; none",
+        ("CLN-2",),
+        ("roo-condense", "family-marks"),
+        _task(ROO, Turn(), Notice("browser"), Turn(), checkpoints=False),
+        comment="Checkpoints off and never condensed: Roo 3.34 to 3.47 say when a browser "
+        "session opens, a row Cline does not write.",
+    ),
+    Scenario(
         "roo-317-no-checkpoints",
         ROO,
         ("R1",),

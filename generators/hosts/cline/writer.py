@@ -488,6 +488,8 @@ def _notice(folder: Folder, step: Notice) -> None:
     if step.kind == "retry":
         text = "429 Too Many Requests\n\nRetry attempt 1\nRetrying now..."
         folder.row("say", "api_req_retry_delayed", text, partial=False)
+    elif step.kind == "browser":
+        folder.row("say", "browser_session_status", "Browser session opened")
     elif step.kind == "approval-limit":
         folder.row("ask", "auto_approval_max_req_reached", json.dumps({"count": 20}))
     else:
