@@ -84,3 +84,12 @@ def test_a_file_of_the_folder_is_refused_with_advice(tmp_path: Path) -> None:
     ui = case / "input" / Path(meta["input"]).parts[0] / "ui_messages.json"
     code, _, err = run([str(ui), str(tmp_path / "out.json"), *HEX])
     assert code == 2 and "folder" in err
+
+
+def test_every_member_mark_survives_anonymizing() -> None:
+    """CLN-2: the says and asks that name a member are kept, or an anonymized Roo or Kilo folder
+    would be answered as Cline's (the policy's lists are a copy of the marks': checked here)."""
+    from rebootspec.reference.hosts.cline import anonymize, marks
+
+    assert marks.ROO_SAYS <= anonymize.SAYS
+    assert marks.ROO_ASKS | marks.KILO_ASKS | {"condense"} <= anonymize.ASKS
