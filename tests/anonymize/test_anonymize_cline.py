@@ -65,8 +65,17 @@ def test_a_planted_secret_is_gone_and_the_count_stays(case: Path, tmp_path: Path
         assert SECRET.encode() not in data, where
     names = sorted(p.name.replace(source.name, "<id>") for p in source.glob("*.json"))
     assert sorted(p.name.replace("out", "<id>") for p in target.glob("*.json")) == names
-    for path in target.glob("*.json"):
-        json.loads(path.read_bytes())  # each document still parses
+    for path in target.glob("*.json"):  # each document parses after exactly when it did before
+        before = source / path.name.replace("out", source.name)
+        assert _parses(path.read_bytes()) == _parses(before.read_bytes()), path.name
+
+
+def _parses(data: bytes) -> bool:
+    try:
+        json.loads(data)
+    except ValueError:
+        return False
+    return True
 
 
 def test_a_file_of_the_folder_is_refused_with_advice(tmp_path: Path) -> None:
@@ -75,3 +84,12 @@ def test_a_file_of_the_folder_is_refused_with_advice(tmp_path: Path) -> None:
     ui = case / "input" / Path(meta["input"]).parts[0] / "ui_messages.json"
     code, _, err = run([str(ui), str(tmp_path / "out.json"), *HEX])
     assert code == 2 and "folder" in err
+
+
+def test_every_member_mark_survives_anonymizing() -> None:
+    """CLN-2: the says and asks that name a member are kept, or an anonymized Roo or Kilo folder
+    would be answered as Cline's (the policy's lists are a copy of the marks': checked here)."""
+    from rebootspec.reference.hosts.cline import anonymize, marks
+
+    assert marks.ROO_SAYS <= anonymize.SAYS
+    assert marks.ROO_ASKS | marks.KILO_ASKS | {"condense"} <= anonymize.ASKS

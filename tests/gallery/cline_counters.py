@@ -73,8 +73,8 @@ def _deleted_range_changes(found: marks.Input) -> int:
 
 
 def _is_summary_messages(found: marks.Input) -> int:
-    """CLN-10 bent: the api history's `isSummary` messages are the count (before Roo 3.36 only
-    the latest survives a condense)."""
+    """CLN-10 bent: the api history's `isSummary` messages are the count (in Roo 3.28.1 to
+    3.35 only the latest survives a condense)."""
     if found.member == "cline":
         return _reference(found.folder)
     return sum(1 for m in _history(found) if isinstance(m, dict) and m.get("isSummary") is True)

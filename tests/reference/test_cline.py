@@ -213,8 +213,17 @@ def test_an_sdk_session_that_compacted_is_unmeasurable(tmp_path: Path) -> None:
     [
         [],  # an empty array: no first ui message
         [{"ts": 1, "type": "say"}],  # no `say` member
+        ["fix the parser"],  # a first element that is no object
+        [{"type": "say", "say": "x"}],  # no `ts`
+        [{"ts": True, "type": "say", "say": "x"}],  # a `ts` that is a boolean
+        [{"ts": 1, "type": "user", "user": "x"}],  # a `type` that is neither say nor ask
         [{"role": "user", "content": "x"}],  # an api history alone is not the input
         {"sessionId": "x", "messages": [], "version": 1, "requests": []},  # VS Code's shape
+        {"sessionId": "x", "messages": [], "version": 1, "projectHash": "h"},  # Gemini CLI's
+        {"sessionId": "x", "messages": [], "version": True},  # a boolean version
+        {"sessionId": "x", "messages": {}, "version": 1},  # messages not an array
+        {"sessionId": 7, "messages": [], "version": 1},  # a sessionId that is no string
+        ["x"],  # no object at all
     ],
 )
 def test_near_misses_are_not_the_familys(tmp_path: Path, document: Any) -> None:
@@ -237,4 +246,15 @@ def test_a_broken_api_history_names_its_file(tmp_path: Path) -> None:
     with pytest.raises(Rejection) as caught:
         count_path(task)
     assert caught.value.code == "E-JSON"
+    assert caught.value.reason.startswith("api_conversation_history.json: ")
+
+
+def test_an_api_history_that_cannot_be_opened_is_e_read(tmp_path: Path) -> None:
+    """CLN-13, ERR-12: a history that is there (a link) but cannot be opened is E-READ at line 0,
+    naming the file; the corpus cannot hold such a file (its fixtures are plain files)."""
+    task = folder(tmp_path, list(START), None)
+    (task / "api_conversation_history.json").symlink_to(task / "moved-away.json")
+    with pytest.raises(Rejection) as caught:
+        count_path(task)
+    assert (caught.value.code, caught.value.line) == ("E-READ", 0)
     assert caught.value.reason.startswith("api_conversation_history.json: ")

@@ -23,12 +23,18 @@ def make(scenario: Scenario[TaskPlan], era: str) -> Made:
     if outcome == "count":
         expect = {"outcome": "count", "reboots": value}
     else:
-        expect = {"outcome": "reject", "error": value, "line": 0}
+        # ERR-3's line: the writers put each array on one line (JSON.stringify), so a document
+        # that ends early fails inside line 1; the other rejections are of whole files (line 0)
+        expect = {"outcome": "reject", "error": value, "line": 1 if value == "E-JSON" else 0}
     if scenario.reject is not None:
         assert scenario.reject == value, f"{scenario.name}: the plan says {value}"
     folder = plan.task_id
     # CLN-1: the candidate is given the task folder, or (option "ui-file") its ui_messages.json
-    given = f"{folder}/ui_messages.json" if scenario.options == "ui-file" else folder
+    # CLN-12: an SDK session folder, or (option "sdk-file") its <id>.messages.json
+    given = {
+        "ui-file": f"{folder}/ui_messages.json",
+        "sdk-file": f"{folder}/{folder}.messages.json",
+    }.get(scenario.options or "", folder)
     removed = len(plan.steps) - len(kept_steps(plan))
     note = f"plan: {outcome} {value}; {len(plan.steps)} steps" + (
         f", {removed} of them removed by a restore." if removed else "."

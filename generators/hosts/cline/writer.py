@@ -6,10 +6,11 @@ Cline's core (cline/cline apps/vscode/src/core/task: message-state.ts stamps eve
 SummarizeTaskHandler and CondenseHandler set a new range and return the results CLN-4 reads;
 checkpoints/index.ts cuts both arrays and writes `deleted_api_reqs`). Roo's line
 (RooCodeInc/Roo-Code src/core/task/Task.ts, src/core/condense: `condense_context` rows, the api
-history rebuilt before 3.36 and tagged `condenseParent` after). The Kilo extension adds Cline's
-`/smol` (src/core/tools/kilocode/condenseTool.ts) and its `metadata.kiloCode` on checkpoints.
-The files are written as the hosts write them: `JSON.stringify` with no spaces for the two
-message arrays, two-space indentation for task_metadata.json.
+history shaped by the release, `plan.roo_shape`; checkpoints/index.ts: `checkpoint_saved` rows).
+The Kilo extension adds Cline's `/smol` (src/core/tools/kilocode/condenseTool.ts) and its
+`metadata.kiloCode` on completions. The files are written as the hosts write them:
+`JSON.stringify` with no spaces for the two message arrays and Roo's task_metadata.json,
+two-space indentation for Cline's.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from .plan import (
     KILO,
     AutoCompact,
     Condense,
+    EditLast,
+    Notice,
     Restore,
     Resume,
     SdkCompact,
@@ -31,6 +34,7 @@ from .plan import (
     TaskPlan,
     Truncate,
     Turn,
+    roo_shape,
 )
 
 T0 = 1764200000000
@@ -81,6 +85,8 @@ class Folder:
         self.summaries = 0
         self.snapshots: list[tuple[int, int, list[int] | None]] = []
         self.calls = 0
+        # Roo: the ui index of each condense's user message row, for EditLast
+        self.edit_points: list[int] = []
 
     def now(self) -> int:
         self.clock += 1500
@@ -114,8 +120,9 @@ class Folder:
             "cacheReads": 0,
             "cost": 0.01,
         }
-        extra = {"apiProtocol": "anthropic"} if self.roo else {}
-        self.row("say", "api_req_started", json.dumps(info), **extra)
+        if self.roo:  # Roo's line keeps the protocol in the row's text, not as a member
+            info["apiProtocol"] = "anthropic"
+        self.row("say", "api_req_started", json.dumps(info))
 
     def tool_call(self, name: str, params: dict[str, str], lead: str = "") -> None:
         """The assistant's tool call, XML-style text or a native tool_use block."""
@@ -188,13 +195,44 @@ def play(plan: TaskPlan) -> dict[str, bytes]:
             _sliding_window(folder)
         elif isinstance(step, StrayCondenseRow):
             _stray_condense_row(folder, step)
+        elif isinstance(step, EditLast):
+            _edit_last(folder)
+        elif isinstance(step, Notice):
+            _notice(folder, step)
+    if plan.strays:
+        _add_strays(folder)
     files = {"ui_messages.json": dumps(folder.ui)}
-    if plan.api_not_array:  # CLN-13: the messages kept, but under a member, not as the array
+    if plan.ui_resaved:  # CLN-1: still the family's after a byte order mark and whitespace
+        files["ui_messages.json"] = b"\xef\xbb\xbf\n" + files["ui_messages.json"]
+    if plan.api_cut:  # cut in the middle of the array: the document ends early
+        whole = dumps(folder.api)
+        files["api_conversation_history.json"] = whole[: len(whole) // 2]
+    elif plan.api_not_array:  # CLN-13: the messages kept, but under a member, not as the array
         files["api_conversation_history.json"] = dumps({"messages": folder.api})
     elif not plan.drop_api:
         files["api_conversation_history.json"] = dumps(folder.api)
     files["task_metadata.json"] = _metadata(plan)
     return files
+
+
+def _add_strays(folder: Folder) -> None:
+    """Values that are no objects, as another tool's edit might leave them (CLN-1): one after
+    the first ui row, one after the first api message, and one before the first block of the
+    first message that carries a summary's result (CLN-4)."""
+    rows: list[Any] = folder.ui  # from here on the arrays hold more than the hosts' objects
+    messages: list[Any] = folder.api
+    rows.insert(1, None)
+    messages.insert(1, "a note")
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list) and any(_is_summary_result(b) for b in content):
+            content.insert(0, None)
+            break
+
+
+def _is_summary_result(block: Any) -> bool:
+    body = block.get("text", block.get("content")) if isinstance(block, dict) else None
+    return isinstance(body, str) and body.startswith(("[summarize_task] Result:", "[condense]"))
 
 
 def _turn(folder: Folder, step: Turn, first: bool) -> None:
@@ -216,9 +254,12 @@ def _turn(folder: Folder, step: Turn, first: bool) -> None:
     folder.message(
         "assistant", [{"type": "text", "text": "The parser now splits on CRLF as well."}]
     )
-    if folder.plan.member == KILO and len(folder.snapshots) == 0:  # Kilo's checkpoint, its mark
-        metadata = {"kiloCode": {"commitRange": {"from": "4b825dc6", "to": "9daeafb9"}}}
-        folder.row("say", "checkpoint_saved", "9daeafb9", metadata=metadata)
+    if folder.roo and folder.plan.checkpoints and not folder.snapshots:  # the first checkpoint
+        checkpoint = {"from": "4b825dc6", "to": "9daeafb9", "suppressMessage": False}
+        folder.row("say", "checkpoint_saved", "9daeafb9", checkpoint=checkpoint)
+        if folder.plan.member == KILO:  # Kilo: the completion row names the commits it spans
+            metadata = {"kiloCode": {"commitRange": {"from": "4b825dc6", "to": "9daeafb9"}}}
+            folder.row("say", "completion_result", "Done.", metadata=metadata)
     folder.snapshots.append((len(folder.ui), len(folder.api), folder.range))
 
 
@@ -242,10 +283,27 @@ def _auto_compact(folder: Folder, step: AutoCompact) -> None:
     folder.tool_call("summarize_task", {"context": summary})
     folder.row("say", "tool", json.dumps({"tool": "summarizeTask", "content": summary}))
     folder.range = [2, max(len(folder.api) - 2, 2)]
-    folder.result("summarize_task", CONTINUATION.format(summary=summary))
+    image = _image_read(folder) if step.image_after else []
+    folder.result("summarize_task", CONTINUATION.format(summary=summary), image)
     folder.range = [folder.range[0], folder.range[1] + 2]  # the next request moves it by two
     folder.request(9000)
     folder.message("assistant", [{"type": "text", "text": "Continuing with the CRLF fix."}])
+
+
+def _image_read(folder: Folder) -> list[dict[str, Any]]:
+    """Parallel native tool calls: a read_file of an image called beside summarize_task. Its
+    result is a list (formatResponse.toolResult with images), which ToolResultUtils passes on
+    as the tool_result's content without the `[read_file] Result:` prefix."""
+    calls = folder.api[-1]["content"]
+    calls.append(
+        {"type": "tool_use", "id": "toolu_image", "name": "read_file", "input": {"path": "a.png"}}
+    )
+    png = {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}
+    content = [
+        {"type": "text", "text": "Successfully read image"},
+        {"type": "image", "source": png},
+    ]
+    return [{"type": "tool_result", "tool_use_id": "toolu_image", "content": content}]
 
 
 def _smol(folder: Folder, step: Smol) -> None:
@@ -308,10 +366,13 @@ def _restore(folder: Folder, step: Restore) -> None:
 
 
 def _condense(folder: Folder, step: Condense, before: bool = False) -> None:
-    """CLN-10: Roo's condense: the api history rebuilt (before 3.36) or tagged (3.36 on), and
-    one `condense_context` row (none in 3.17); a failure writes `condense_context_error`."""
-    era = folder.plan.era
-    if not before:
+    """CLN-10: Roo's condense: the summary put into the api history the way the plan's release
+    does (`roo_shape`), and one `condense_context` row (none in 3.17); a failure writes
+    `condense_context_error`. The row is written through Task.say with `partial` false, which
+    stores neither `partial` nor an absent `text`."""
+    if not before:  # the user's message, then the request over the threshold
+        folder.edit_points.append(len(folder.ui))
+        folder.row("say", "user_feedback", "Continue with the tests.")
         folder.message("user", [{"type": "text", "text": "Continue with the tests."}])
         folder.request(150000)
     if step.fails:
@@ -322,40 +383,120 @@ def _condense(folder: Folder, step: Condense, before: bool = False) -> None:
     folder.summaries += 1
     summary = f"## Conversation summary {folder.summaries}: the CRLF fix and its tests"
     condense_id = f"c{folder.summaries:07d}-9b2e-4c1d-8a6f-2f0b5e7d1a3c"
-    if era in ("R3", "KX2"):  # non-destructive: tag what the summary replaces, append it
-        for message in folder.api[1:]:
-            message.setdefault("condenseParent", condense_id)
-        folder.api.append(
-            {
-                "role": "user",
-                "content": [{"type": "text", "text": summary}],
-                "ts": folder.clock,
-                "isSummary": True,
-                "condenseId": condense_id,
-            }
-        )
-    else:  # before 3.36: [first, summary, the last three kept]; only the latest summary survives
-        kept = [m for m in folder.api[-3:] if not m.get("isSummary")]
-        summary_message = {
-            "role": "assistant",
-            "content": [{"type": "text", "text": summary}],
-            "ts": folder.clock,
-            "isSummary": True,
-        }
-        folder.api[:] = [folder.api[0], summary_message, *kept]
-    if era not in ("R1", "KX0"):  # Roo 3.17 wrote no ui row
+    shape = roo_shape(folder.plan)
+    _SUMMARY_SHAPES[shape](folder.api, summary, condense_id)
+    if folder.plan.era not in ("R1", "KX0"):  # Roo 3.17 wrote no ui row
         condense: dict[str, Any] = {
-            "cost": 0.02,
-            "prevContextTokens": 150000,
-            "newContextTokens": 9000,
             "summary": summary,
+            "cost": 0.02,
+            "newContextTokens": 9000,
+            "prevContextTokens": 150000,
         }
-        if era in ("R3", "KX2"):
-            condense["condenseId"] = condense_id
-        folder.row("say", "condense_context", None, partial=False, contextCondense=condense)
+        if shape in ("tagged", "fresh") and step.trigger != "forced":
+            condense["condenseId"] = condense_id  # the forced path's row leaves it out
+        folder.row("say", "condense_context", None, contextCondense=condense)
     if not before:
         folder.request(9000)
         folder.message("assistant", [{"type": "text", "text": "Continuing from the summary."}])
+
+
+KEEP = 3  # Roo's N_MESSAGES_TO_KEEP: the last messages a condense leaves in place
+
+
+def _inserted(api: list[dict[str, Any]], summary: str, condense_id: str) -> None:
+    """3.17.0 to 3.28.0: an assistant summary (string content) put before the last three
+    messages, stamped with the first kept one's time; nothing is deleted."""
+    at = max(len(api) - KEEP, 1)
+    message = {"role": "assistant", "content": summary, "ts": api[at]["ts"], "isSummary": True}
+    api.insert(at, message)
+
+
+def _rebuilt(api: list[dict[str, Any]], summary: str, condense_id: str) -> None:
+    """3.28.1 to 3.35: the history rebuilt as [first, summary, the last three]: only the latest
+    summary survives."""
+    kept = api[-KEEP:]
+    message = {"role": "assistant", "content": summary, "ts": kept[0]["ts"], "isSummary": True}
+    api[:] = [api[0], message, *kept]
+
+
+def _tagged(api: list[dict[str, Any]], summary: str, condense_id: str) -> None:
+    """3.36 to 3.42: the middle (not the first, not the last three) tagged `condenseParent`,
+    an assistant summary with its `condenseId` put before the kept three."""
+    at = max(len(api) - KEEP, 1)
+    for message in api[1:at]:
+        message.setdefault("condenseParent", condense_id)
+    summary_message = {
+        "role": "assistant",
+        "content": summary,
+        "ts": api[at]["ts"] - 1,
+        "isSummary": True,
+        "condenseId": condense_id,
+    }
+    api.insert(at, summary_message)
+
+
+def _fresh(api: list[dict[str, Any]], summary: str, condense_id: str) -> None:
+    """3.43 on ("fresh start"): every message tagged `condenseParent` (unless already tagged),
+    a user summary of text blocks appended after the last."""
+    for message in api:
+        message.setdefault("condenseParent", condense_id)
+    api.append(
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": f"## Conversation Summary\n{summary}"}],
+            "ts": api[-1]["ts"] + 1,
+            "isSummary": True,
+            "condenseId": condense_id,
+        }
+    )
+
+
+_SUMMARY_SHAPES = {"inserted": _inserted, "rebuilt": _rebuilt, "tagged": _tagged, "fresh": _fresh}
+
+
+def _edit_last(folder: Folder) -> None:
+    """CLN-8, CLN-10: the user edits the message before the latest condense. The ui is cut at
+    its row. Before 3.36 the api history is cut from the first message at or after its time,
+    which leaves a summary stamped with an earlier kept message's time; from 3.36 the summary
+    whose row went is removed as well, and the tags that named it are cleared."""
+    ui_at = folder.edit_points.pop()
+    cut_ts = folder.ui[ui_at]["ts"]
+    removed_ids = {
+        r["contextCondense"].get("condenseId")
+        for r in folder.ui[ui_at:]
+        if r.get("say") == "condense_context" and isinstance(r.get("contextCondense"), dict)
+    }
+    del folder.ui[ui_at:]
+    api = folder.api
+    first = next((i for i, m in enumerate(api) if m["ts"] >= cut_ts), len(api))
+    del api[first:]
+    if roo_shape(folder.plan) in ("tagged", "fresh"):  # MessageManager (3.36 on)
+        api[:] = [m for m in api if not (m.get("isSummary") and m.get("condenseId") in removed_ids)]
+        for message in api:
+            if message.get("condenseParent") in removed_ids:
+                del message["condenseParent"]
+    folder.row("say", "user_feedback", "Continue with the tests, and the docs.")
+    folder.message("user", [{"type": "text", "text": "Continue with the tests, and the docs."}])
+    folder.request(9000)
+    folder.message("assistant", [{"type": "text", "text": "Working on the tests and docs."}])
+
+
+def _notice(folder: Folder, step: Notice) -> None:
+    """CLN-2: a row of one line that no rule counts. Roo's retry countdown is one row, said
+    partial every second and completed in place (Task.say keeps it, `partial: false`); the
+    asks wait for the user."""
+    if step.kind == "retry":
+        text = "429 Too Many Requests\n\nRetry attempt 1\nRetrying now..."
+        folder.row("say", "api_req_retry_delayed", text, partial=False)
+    elif step.kind == "browser":
+        folder.row("say", "browser_session_status", "Browser session opened")
+    elif step.kind == "approval-limit":
+        folder.row("ask", "auto_approval_max_req_reached", json.dumps({"count": 20}))
+    else:
+        payment = {"title": "Low credit", "balance": "0.00", "buyCreditsUrl": "https://x.invalid"}
+        folder.row("ask", "payment_required_prompt", json.dumps(payment))
+    folder.request()
+    folder.message("assistant", [{"type": "text", "text": "Carrying on."}])
 
 
 def _stray_condense_row(folder: Folder, step: StrayCondenseRow) -> None:
@@ -369,26 +510,32 @@ def _stray_condense_row(folder: Folder, step: StrayCondenseRow) -> None:
 
 
 def _sliding_window(folder: Folder) -> None:
-    """Roo 3.36's truncation: a marker and tags in the api history, a ui row; no summary."""
+    """Roo's truncation (as 3.36.1 on writes it): half of the visible messages after the
+    first tagged `truncationParent`, a user marker put where the kept ones begin, and a ui row;
+    no summary."""
     truncation_id = f"t{len(folder.ui):07d}-5d1e-4f2a-9c3b-7e8d6a1b2c4f"
-    removed = 0
-    for message in folder.api[1 : len(folder.api) // 2]:
-        if "truncationParent" not in message:
-            message["truncationParent"] = truncation_id
-            removed += 1
-    folder.api.append(
+    api = folder.api
+    visible = [
+        i
+        for i, m in enumerate(api)
+        if "truncationParent" not in m and not m.get("isTruncationMarker")
+    ]
+    removed = (len(visible) - 1) // 2
+    removed -= removed % 2
+    assert removed > 0, "a sliding window over too short a history removes nothing"
+    for index in visible[1 : removed + 1]:
+        api[index]["truncationParent"] = truncation_id
+    at = visible[removed + 1] if removed + 1 < len(visible) else len(api)
+    first_kept_ts = api[at]["ts"] if at < len(api) else folder.clock
+    api.insert(
+        at,
         {
             "role": "user",
-            "content": [
-                {
-                    "type": "text",
-                    "text": "[Earlier messages were removed to fit the context window]",
-                }
-            ],
-            "ts": folder.clock,
+            "content": f"[Sliding window truncation: {removed} messages hidden to reduce context]",
+            "ts": first_kept_ts - 1,
             "isTruncationMarker": True,
             "truncationId": truncation_id,
-        }
+        },
     )
     truncation = {
         "truncationId": truncation_id,
@@ -402,7 +549,19 @@ def _sliding_window(folder: Folder) -> None:
 
 
 def _metadata(plan: TaskPlan) -> bytes:
-    """task_metadata.json: files in context, and in Cline the environment it ran in (CLN-3)."""
+    """task_metadata.json: files in context, and in Cline the models and the environment it ran
+    in (CLN-3). Roo's line writes the files alone, with its own date names (Roo's
+    FileContextTracker: `files_in_context` only)."""
+    if plan.member != CLINE:
+        entry = {
+            "path": "src/parse.py",
+            "record_state": "active",
+            "record_source": "read_tool",
+            "roo_read_date": T0 + 3000,
+            "roo_edit_date": None,
+            "user_edit_date": None,
+        }
+        return dumps({"files_in_context": [entry]})
     data: dict[str, Any] = {
         "files_in_context": [
             {

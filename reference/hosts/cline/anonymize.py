@@ -39,7 +39,7 @@ mcp_server_request_started mcp_server_response use_mcp_server diff_error deleted
 clineignore_error checkpoint_created info task_progress subagent api_req_retry_delayed
 api_req_rate_limit_wait api_req_deleted image subtask_result checkpoint_saved rooignore_error
 condense_context condense_context_error sliding_window_truncation codebase_search_result
-user_edit_todos too_many_tools_warning
+user_edit_todos too_many_tools_warning browser_session_status
 """
 )
 ASKS = names(

@@ -52,6 +52,7 @@ ROO_SAYS = frozenset(
         "codebase_search_result",
         "user_edit_todos",
         "too_many_tools_warning",
+        "browser_session_status",  # Roo 3.34 to 3.47's browser sessions, and Kilo's
     }
 )
 ROO_ASKS = frozenset({"auto_approval_max_req_reached"})
