@@ -87,18 +87,23 @@ def install(package: str, version: str) -> Install:
     return Install(folder, time.monotonic() - start, False)
 
 
-def latest(package: str) -> str:
-    """The registry's newest version of ``package`` (``npm view``), for the drift check."""
+def _npm_view(spec: str) -> subprocess.CompletedProcess[str]:
+    """`npm view SPEC version`, run whatever it answers; only a failure to run it is raised."""
     try:
-        result = subprocess.run(
-            ["npm", "view", package, "version"],
+        return subprocess.run(
+            ["npm", "view", spec, "version"],
             capture_output=True,
             text=True,
             timeout=120,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as error:
-        raise HarvestError(f"npm view {package} failed: {error}") from None
+        raise HarvestError(f"npm view {spec} failed: {error}") from None
+
+
+def latest(package: str) -> str:
+    """The registry's newest version of ``package`` (``npm view``), for the drift check."""
+    result = _npm_view(package)
     if result.returncode != 0 or not result.stdout.strip():
         raise HarvestError(f"npm view {package} failed: {result.stderr.strip()[-200:]}")
     return result.stdout.strip().splitlines()[-1]
@@ -110,16 +115,7 @@ def published(package: str, version: str) -> bool:
     A release whose wrapper is on the registry may lack the platform package a driver
     installs (Kilo 7.8.1): the drift check then says "not run" rather than failing at install.
     """
-    try:
-        result = subprocess.run(
-            ["npm", "view", f"{package}@{version}", "version"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise HarvestError(f"npm view {package}@{version} failed: {error}") from None
+    result = _npm_view(f"{package}@{version}")
     if result.returncode != 0 and "E404" not in result.stderr:  # offline, not "no such version"
         raise HarvestError(f"npm view {package}@{version} failed: {result.stderr.strip()[-200:]}")
     return version in result.stdout.split()
