@@ -114,6 +114,27 @@ def test_case_answer_with_its_host_named(folder: Path) -> None:
     assert titled.reboots == case["expect"]["reboots"]  # type: ignore[index]
 
 
+# The Cline family (spec/hosts.toml rows read by reference/hosts/cline's reader, CLN-2).
+FAMILY = ("cline", "roo-code", "kilo-code")
+OTHER_HOSTS_LOGS = [
+    folder
+    for folder in _first_count_case_of_each_host()
+    if str(_case(folder).get("host", "vscode")) not in FAMILY
+]
+
+
+@pytest.mark.parametrize("key", FAMILY)
+@pytest.mark.parametrize("folder", OTHER_HOSTS_LOGS, ids=lambda f: f.name)
+def test_a_named_family_host_rejects_another_hosts_log(key: str, folder: Path) -> None:
+    """CLN-13: a `--host` of the Cline family (HST-3) given an input that is not the family's
+    (another host's log, which CLN-1 does not fit) is E-HOST at line 0 (HST-4), never a count:
+    naming the wrong host must not read a Codex rollout as an empty task folder."""
+    case = _case(folder)
+    with pytest.raises(Rejection) as caught:
+        count_path(_input(folder, case), readable=True, host=key, session=case.get("session"))
+    assert (caught.value.code, caught.value.line) == ("E-HOST", 0)
+
+
 def test_an_unknown_host_is_e_host_on_line_0() -> None:
     """HST-3: a host name of no row of spec/hosts.toml is E-HOST (ERR-13), line 0."""
     folder = _first_count_case_of_each_host()[0]
