@@ -78,14 +78,16 @@ class ChatRelink:
     parent: str
 
 
-Damage = Literal["outside", "disagree", "other-id", "not-session"]
+Damage = Literal["outside", "disagree", "other-id", "not-session", "empty", "bom"]
 
 
 @dataclass(frozen=True)
 class ChatDamage:
     """An edit afterwards to the file of `label`: `outside` its parent id becomes a path out of
     the folder (BCL-6 (3)); `disagree` its section names another id (BCL-6 (4)); `other-id` its
-    header's session id is changed (BCL-6 (2)); `not-session` its title line is removed."""
+    header's session id is changed (BCL-6 (2)); `not-session` its title line is removed; `empty`
+    it is cut to nothing (a full disk, BCL-6 (2)); `bom` an editor saved it with a byte order
+    mark first, which changes nothing (BCL-1)."""
 
     label: str
     kind: Damage
@@ -174,6 +176,8 @@ def expected(plan: ChatPlan) -> tuple[str, int | str]:
         kind = damage.get(key)
         if kind == "not-session":
             return ("reject", "E-HOST" if hops == 0 else "E-CHAIN")
+        if kind == "empty":  # BCL-1, ERR-1 for the asked file; BCL-6 (2) for a parent
+            return ("reject", "E-EMPTY" if hops == 0 else "E-CHAIN")
         if kind == "other-id" and hops > 0:
             return ("reject", "E-CHAIN")  # BCL-6 (2)
         up = parent[label]

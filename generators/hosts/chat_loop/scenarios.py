@@ -342,6 +342,27 @@ SCENARIOS: tuple[Scenario[ChatPlan], ...] = (
         reject="E-CHAIN",
     ),
     Scenario(
+        "chatloop-parent-empty",
+        CHAT_LOOP,
+        ("M1",),
+        "the previous session's file was cut to nothing (a full disk); rejected",
+        ("BCL-6", "BCL-1", "ERR-16", "ERR-10"),
+        ("chatloop-broken-chain", "rejection"),
+        _chat_chain(ChatDamage("c", "empty"), ask="d"),
+        reject="E-CHAIN",
+    ),
+    Scenario(
+        "chatloop-parent-bom",
+        CHAT_LOOP,
+        ("M1",),
+        "the previous session's file saved again by an editor with a byte order mark first; "
+        "three reboots",
+        ("BCL-1",),
+        ("chatloop-chain",),
+        _chat_chain(ChatDamage("c", "bom"), ask="d"),
+        comment="The mark is skipped before the title line is read (BCL-1).",
+    ),
+    Scenario(
         "chatloop-notes",
         CHAT_LOOP,
         ("M1",),

@@ -326,6 +326,10 @@ def _damage(folder: ChatFolder, step: ChatDamage) -> None:
         text = text.split("\n", 1)[1]
     elif step.kind == "other-id":
         text = text.replace(f"**Session ID:** {session_id}", "**Session ID:** other_20260101_0")
+    elif step.kind == "empty":
+        text = ""
+    elif step.kind == "bom":
+        text = "\ufeff" + text
     else:
         parent = text.split("**Resumed From:** ", 1)[1].split("\n", 1)[0]
         if step.kind == "outside":
