@@ -312,6 +312,16 @@ SCENARIOS: tuple[Scenario[ChatPlan], ...] = (
         reject="E-CHAIN",
     ),
     Scenario(
+        "chatloop-parent-nul",
+        CHAT_LOOP,
+        ("M1",),
+        "a restored session whose parent id holds a NUL byte (a damaged disk block); rejected",
+        ("BCL-6", "ERR-16", "ERR-10"),
+        ("chatloop-broken-chain", "rejection"),
+        _chat_chain(ChatDamage("d", "nul"), ask="d"),
+        reject="E-CHAIN",
+    ),
+    Scenario(
         "chatloop-section-disagrees",
         CHAT_LOOP,
         ("M1",),

@@ -334,6 +334,8 @@ def _damage(folder: ChatFolder, step: ChatDamage) -> None:
         parent = text.split("**Resumed From:** ", 1)[1].split("\n", 1)[0]
         if step.kind == "outside":
             text = text.replace(parent, f"../elsewhere/{parent}")
+        elif step.kind == "nul":
+            text = text.replace(parent, f"{parent[:6]}\x00{parent[6:]}")
         else:
             context = f"**Context:** Resumed from {parent} ("
             text = text.replace(context, f"**Context:** Resumed from {FAKE_PARENT} (")
