@@ -78,7 +78,7 @@ class ChatRelink:
     parent: str
 
 
-Damage = Literal["outside", "disagree", "other-id", "not-session", "empty", "bom", "nul"]
+Damage = Literal["outside", "disagree", "other-id", "not-session", "empty", "bom", "nul", "cut"]
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,9 @@ class ChatDamage:
     the folder (BCL-6 (3)); `disagree` its section names another id (BCL-6 (4)); `other-id` its
     header's session id is changed (BCL-6 (2)); `not-session` its title line is removed; `empty`
     it is cut to nothing (a full disk, BCL-6 (2)); `bom` an editor saved it with a byte order
-    mark first, which changes nothing (BCL-1); `nul` its parent id holds a NUL byte (BCL-6 (3))."""
+    mark first, which changes nothing (BCL-1); `nul` its parent id holds a NUL byte (BCL-6 (3)); `cut` it ends
+    right after the header's `---` line (a save cut short), so a restored one has no section
+    (BCL-6 (4)) and another one stays a session with none."""
 
     label: str
     kind: Damage
@@ -183,7 +185,7 @@ def expected(plan: ChatPlan) -> tuple[str, int | str]:
         up = parent[label]
         if up is None:
             return ("count", hops)
-        if kind in ("outside", "disagree", "nul"):
+        if kind in ("outside", "disagree", "nul", "cut"):
             return ("reject", "E-CHAIN")  # BCL-6 (3), (4)
         key = file_of[up]
         if key in deleted:

@@ -373,6 +373,16 @@ SCENARIOS: tuple[Scenario[ChatPlan], ...] = (
         comment="The mark is skipped before the title line is read (BCL-1).",
     ),
     Scenario(
+        "chatloop-cut-after-header",
+        CHAT_LOOP,
+        ("M1",),
+        "a session file that ends right after its header's '---' line (a save cut short); none",
+        ("BCL-3",),
+        ("chatloop-fresh",),
+        _chat(ChatStart("a"), ChatAsk(), ChatExit(), ChatDamage("a", "cut"), ask="a"),
+        comment="No first section: a session that was not restored (BCL-3).",
+    ),
+    Scenario(
         "chatloop-notes",
         CHAT_LOOP,
         ("M1",),

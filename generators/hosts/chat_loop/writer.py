@@ -330,6 +330,8 @@ def _damage(folder: ChatFolder, step: ChatDamage) -> None:
         text = ""
     elif step.kind == "bom":
         text = "\ufeff" + text
+    elif step.kind == "cut":
+        text = text.split("\n---\n", 1)[0] + "\n---\n"
     else:
         parent = text.split("**Resumed From:** ", 1)[1].split("\n", 1)[0]
         if step.kind == "outside":
