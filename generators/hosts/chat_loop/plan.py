@@ -87,9 +87,9 @@ class ChatDamage:
     the folder (BCL-6 (3)); `disagree` its section names another id (BCL-6 (4)); `other-id` its
     header's session id is changed (BCL-6 (2)); `not-session` its title line is removed; `empty`
     it is cut to nothing (a full disk, BCL-6 (2)); `bom` an editor saved it with a byte order
-    mark first, which changes nothing (BCL-1); `nul` its parent id holds a NUL byte (BCL-6 (3)); `cut` it ends
-    right after the header's `---` line (a save cut short), so a restored one has no section
-    (BCL-6 (4)) and another one stays a session with none."""
+    mark first, which changes nothing (BCL-1); `nul` its parent id holds a NUL byte (BCL-6
+    (3)); `cut` it ends right after the header's `---` line (a save cut short), so a restored
+    one has no section (BCL-6 (4)) and another one stays a session with none."""
 
     label: str
     kind: Damage
