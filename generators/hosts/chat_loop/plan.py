@@ -78,7 +78,20 @@ class ChatRelink:
     parent: str
 
 
-Damage = Literal["outside", "disagree", "other-id", "not-session", "empty", "bom", "nul", "cut"]
+Damage = Literal[
+    "outside",
+    "disagree",
+    "other-id",
+    "not-session",
+    "empty",
+    "bom",
+    "nul",
+    "cut",
+    "no-agent",
+    "retitled",
+    "header-64",
+    "bare-path",
+]
 
 
 @dataclass(frozen=True)
@@ -89,7 +102,11 @@ class ChatDamage:
     it is cut to nothing (a full disk, BCL-6 (2)); `bom` an editor saved it with a byte order
     mark first, which changes nothing (BCL-1); `nul` its parent id holds a NUL byte (BCL-6
     (3)); `cut` it ends right after the header's `---` line (a save cut short), so a restored
-    one has no section (BCL-6 (4)) and another one stays a session with none."""
+    one has no section (BCL-6 (4)) and another one stays a session with none; `no-agent` its
+    `**Agent:**` line is removed and `retitled` its title loses ` Conversation` (no session
+    either way, BCL-1); `header-64` blank lines put its `---` on line 64, the last the header
+    may end on (BCL-1); `bare-path` its previous-session path is the bare file name (BCL-3):
+    these two change nothing."""
 
     label: str
     kind: Damage
@@ -176,7 +193,7 @@ def expected(plan: ChatPlan) -> tuple[str, int | str]:
         seen.add(key)
         label = owner[key]
         kind = damage.get(key)
-        if kind == "not-session":
+        if kind in ("not-session", "no-agent", "retitled"):
             return ("reject", "E-HOST" if hops == 0 else "E-CHAIN")
         if kind == "empty":  # BCL-1, ERR-1 for the asked file; BCL-6 (2) for a parent
             return ("reject", "E-EMPTY" if hops == 0 else "E-CHAIN")

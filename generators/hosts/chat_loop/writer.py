@@ -332,6 +332,20 @@ def _damage(folder: ChatFolder, step: ChatDamage) -> None:
         text = "\ufeff" + text
     elif step.kind == "cut":
         text = text.split("\n---\n", 1)[0] + "\n---\n"
+    elif step.kind == "no-agent":
+        text = text.replace("\n**Agent:** ", "\n**Agent Name:** ", 1)
+    elif step.kind == "retitled":
+        text = text.replace(" Conversation\n", "\n", 1)
+    elif step.kind == "header-64":
+        header_lines = text.split("\n---\n", 1)[0].count("\n") + 1
+        title, rest = text.split("\n", 1)
+        text = title + "\n" * (63 - header_lines) + "\n" + rest
+    elif step.kind == "bare-path":
+        before, after = text.split("**Previous Session:** ", 1)
+        path, rest = after.split("\n", 1)
+        text = (
+            f"{before}**Previous Session:** {path.replace(chr(92), '/').rsplit('/', 1)[-1]}\n{rest}"
+        )
     else:
         parent = text.split("**Resumed From:** ", 1)[1].split("\n", 1)[0]
         if step.kind == "outside":
