@@ -106,7 +106,10 @@ class ChatDamage:
     `**Agent:**` line is removed and `retitled` its title loses ` Conversation` (no session
     either way, BCL-1); `header-64` blank lines put its `---` on line 64, the last the header
     may end on (BCL-1); `bare-path` its previous-session path is the bare file name (BCL-3):
-    these two change nothing."""
+    these two change nothing; `wide-header` two 40,000-byte lines make its header longer than
+    64 KiB (no session, BCL-1); `latin1` a line saved as Latin-1 is appended, whose byte is no
+    UTF-8 (read as U+FFFD, BCL-1): nothing changes; `one-line` it is replaced by one line
+    longer than the 128 KiB read (no session, BCL-1, BCL-7)."""
 
     label: str
     kind: Damage
@@ -193,7 +196,7 @@ def expected(plan: ChatPlan) -> tuple[str, int | str]:
         seen.add(key)
         label = owner[key]
         kind = damage.get(key)
-        if kind in ("not-session", "no-agent", "retitled"):
+        if kind in ("not-session", "no-agent", "retitled", "wide-header", "one-line"):
             return ("reject", "E-HOST" if hops == 0 else "E-CHAIN")
         if kind == "empty":  # BCL-1, ERR-1 for the asked file; BCL-6 (2) for a parent
             return ("reject", "E-EMPTY" if hops == 0 else "E-CHAIN")

@@ -285,7 +285,8 @@ class ChatFolder:
         for session_id, text in self.files.items():
             if self.plan.windows:
                 text = text.replace("\n", "\r\n")
-            out[f"{session_id}.md"] = text.encode("utf-8")
+            # surrogateescape: a `latin1` damage's lone surrogate becomes its raw byte
+            out[f"{session_id}.md"] = text.encode("utf-8", "surrogateescape")
         out.update(self.raw)
         return out
 
@@ -332,6 +333,14 @@ def _damage(folder: ChatFolder, step: ChatDamage) -> None:
         text = "\ufeff" + text
     elif step.kind == "cut":
         text = text.split("\n---\n", 1)[0] + "\n---\n"
+    elif step.kind == "wide-header":
+        note = "**Note:** " + "x" * 40_000 + "\n"
+        title, rest = text.split("\n", 1)
+        text = title + "\n" + note + note + rest
+    elif step.kind == "one-line":
+        text = "x" * (130 * 1024)
+    elif step.kind == "latin1":
+        text += "caf\udce9\n"
     elif step.kind == "no-agent":
         text = text.replace("\n**Agent:** ", "\n**Agent Name:** ", 1)
     elif step.kind == "retitled":
