@@ -109,7 +109,10 @@ class ChatDamage:
     these two change nothing; `wide-header` two 40,000-byte lines make its header longer than
     64 KiB (no session, BCL-1); `latin1` a line saved as Latin-1 is appended, whose byte is no
     UTF-8 (read as U+FFFD, BCL-1): nothing changes; `one-line` it is replaced by one line
-    longer than the 128 KiB read (no session, BCL-1, BCL-7)."""
+    longer than the 128 KiB read (no session, BCL-1, BCL-7); `no-blank` the blank line after
+    its `---` is removed, `section-only` it ends with its first section's third line (a save
+    cut short), `dup-key` a second `**Session ID:**` line follows the first, which wins (BCL-1,
+    BCL-3): these three change nothing."""
 
     label: str
     kind: Damage

@@ -339,6 +339,20 @@ def _damage(folder: ChatFolder, step: ChatDamage) -> None:
         text = title + "\n" + note + note + rest
     elif step.kind == "one-line":
         text = "x" * (130 * 1024)
+    elif step.kind == "no-blank":
+        text = text.replace("\n---\n\n", "\n---\n", 1)
+    elif step.kind == "section-only":
+        text = (
+            text.split("**Previous Session:** ", 1)[0]
+            + "**Previous Session:** "
+            + (text.split("**Previous Session:** ", 1)[1].split("\n", 1)[0] + "\n")
+        )
+    elif step.kind == "dup-key":
+        text = text.replace(
+            f"**Session ID:** {session_id}\n",
+            f"**Session ID:** {session_id}\n**Session ID:** other_20260101_0\n",
+            1,
+        )
     elif step.kind == "latin1":
         text += "caf\udce9\n"
     elif step.kind == "no-agent":
