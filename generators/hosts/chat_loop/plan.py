@@ -91,6 +91,12 @@ Damage = Literal[
     "retitled",
     "header-64",
     "bare-path",
+    "wide-header",
+    "latin1",
+    "one-line",
+    "no-blank",
+    "section-only",
+    "dup-key",
 ]
 
 
