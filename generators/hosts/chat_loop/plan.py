@@ -97,6 +97,7 @@ Damage = Literal[
     "no-blank",
     "section-only",
     "dup-key",
+    "nbsp-parent",
 ]
 
 
@@ -118,7 +119,8 @@ class ChatDamage:
     longer than the 128 KiB read (no session, BCL-1, BCL-7); `no-blank` the blank line after
     its `---` is removed, `section-only` it ends with its first section's third line (a save
     cut short), `dup-key` a second `**Session ID:**` line follows the first, which wins (BCL-1,
-    BCL-3): these three change nothing."""
+    BCL-3): these three change nothing; `nbsp-parent` a no-break space ends its header's parent
+    id, which only spaces and tabs are stripped of (BCL-1), so its section disagrees (BCL-6 (4))."""
 
     label: str
     kind: Damage
@@ -214,7 +216,7 @@ def expected(plan: ChatPlan) -> tuple[str, int | str]:
         up = parent[label]
         if up is None:
             return ("count", hops)
-        if kind in ("outside", "disagree", "nul", "cut"):
+        if kind in ("outside", "disagree", "nul", "cut", "nbsp-parent"):
             return ("reject", "E-CHAIN")  # BCL-6 (3), (4)
         key = file_of[up]
         if key in deleted:

@@ -489,6 +489,16 @@ SCENARIOS: tuple[Scenario[ChatPlan], ...] = (
         _chat_chain(ChatDamage("c", "dup-key"), ask="d"),
     ),
     Scenario(
+        "chatloop-parent-nbsp",
+        CHAT_LOOP,
+        ("M1",),
+        "a restored session's header ends its parent id with a no-break space; rejected",
+        ("BCL-6", "ERR-16", "ERR-10"),
+        ("chatloop-broken-chain", "rejection"),
+        _chat_chain(ChatDamage("c", "nbsp-parent"), ask="d"),
+        reject="E-CHAIN",
+    ),
+    Scenario(
         "chatloop-notes",
         CHAT_LOOP,
         ("M1",),

@@ -353,6 +353,10 @@ def _damage(folder: ChatFolder, step: ChatDamage) -> None:
             f"**Session ID:** {session_id}\n**Session ID:** other_20260101_0\n",
             1,
         )
+    elif step.kind == "nbsp-parent":
+        before, after = text.split("**Resumed From:** ", 1)
+        parent, rest = after.split("\n", 1)
+        text = f"{before}**Resumed From:** {parent}\u00a0\n{rest}"
     elif step.kind == "latin1":
         text += "caf\udce9\n"
     elif step.kind == "no-agent":
